@@ -1,0 +1,68 @@
+package dev.polystack.platform.common;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** Polystack's own settings; each key is also an environment variable ({@code POLYSTACK_DATA_DIR}, ...). */
+@ConfigMapping(prefix = "polystack")
+public interface PolystackConfig {
+
+    /** Where the admin token, a generated encryption key and the embedded database live. */
+    Path dataDir();
+
+    Db db();
+
+    Bootstrap bootstrap();
+
+    Http http();
+
+    Log log();
+
+    EmbeddedDb embeddedDb();
+
+    interface Db {
+        /** JDBC URL of an external PostgreSQL; unset means the embedded one. */
+        Optional<String> url();
+
+        @WithDefault("polystack")
+        String user();
+
+        Optional<String> password();
+
+        @WithDefault("20")
+        int poolSize();
+    }
+
+    interface Bootstrap {
+        /** A preset instance-administrator token (pst_...), e.g. from a Kubernetes Secret. */
+        Optional<String> adminToken();
+
+        /** Print the generated administrator token once on the console. */
+        @WithDefault("true")
+        boolean printAdminToken();
+    }
+
+    interface Http {
+        @WithDefault("8080")
+        int port();
+
+        @WithDefault("0.0.0.0")
+        String host();
+    }
+
+    interface Log {
+        @WithDefault("false")
+        boolean json();
+
+        @WithDefault("INFO")
+        String level();
+    }
+
+    interface EmbeddedDb {
+        /** Where the embedded cluster lives when the data directory does not suit it. */
+        Optional<Path> dir();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.polystack.platform.common.problem;
+
+import java.util.List;
+
+/** A failure the caller can act on; mapped to an RFC 9457 problem of the given type. */
+public class PlatformException extends RuntimeException {
+
+    private final ProblemType type;
+    private final List<ProblemDetail.FieldError> errors;
+
+    public PlatformException(ProblemType type, String detail) {
+        this(type, detail, List.of());
+    }
+
+    public PlatformException(ProblemType type, String detail, List<ProblemDetail.FieldError> errors) {
+        super(detail, null, false, false);
+        this.type = type;
+        this.errors = List.copyOf(errors);
+    }
+
+    public ProblemType type() {
+        return type;
+    }
+
+    public List<ProblemDetail.FieldError> errors() {
+        return errors;
+    }
+
+    public static PlatformException notFound(String what) {
+        return new PlatformException(ProblemType.NOT_FOUND, what + " does not exist");
+    }
+
+    public static PlatformException invalid(String pointer, String detail) {
+        return new PlatformException(ProblemType.VALIDATION, pointer + ": " + detail,
+                List.of(new ProblemDetail.FieldError(pointer, detail)));
+    }
+
+    public static PlatformException unprocessable(String pointer, String detail) {
+        return new PlatformException(ProblemType.UNPROCESSABLE, pointer + ": " + detail,
+                List.of(new ProblemDetail.FieldError(pointer, detail)));
+    }
+
+    public static PlatformException conflict(String detail) {
+        return new PlatformException(ProblemType.CONFLICT, detail);
+    }
+
+    public static PlatformException inUse(String detail) {
+        return new PlatformException(ProblemType.IN_USE, detail);
+    }
+
+    public static PlatformException staleVersion(long expected, long actual) {
+        return new PlatformException(ProblemType.STALE_VERSION,
+                "you sent version " + expected + " but the current version is " + actual + "; read it again and retry");
+    }
+}

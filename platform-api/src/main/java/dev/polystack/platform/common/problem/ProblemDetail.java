@@ -1,0 +1,27 @@
+package dev.polystack.platform.common.problem;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.net.URI;
+import java.util.List;
+
+/** RFC 9457 problem details, the one shape of every error the API returns. */
+@Schema(name = "Problem", description = "RFC 9457 problem details")
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record ProblemDetail(
+        URI type,
+        String title,
+        int status,
+        String detail,
+        String instance,
+        @Schema(description = "Correlates the answer with the server's log") String requestId,
+        @Schema(description = "Each field or JSON pointer that was wrong") List<FieldError> errors) {
+
+    public static final String MEDIA_TYPE = "application/problem+json";
+
+    /** One wrong part of a request: a JSON pointer (or parameter name) and what was wrong with it. */
+    @Schema(name = "ProblemFieldError")
+    public record FieldError(String pointer, String detail) {
+    }
+}

@@ -1,0 +1,143 @@
+package dev.polystack.platform.common.problem;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.ws.rs.core.Response;
+import org.hibernate.StaleStateException;
+import org.hibernate.exception.JDBCConnectionException;
+
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** Building problem responses and classifying infrastructure failures. */
+public final class Problems {
+
+    public static final String REQUEST_ID_HEADER = "X-Request-Id";
+
+    private Problems() {
+    }
+
+    record Classified(ProblemType type, String detail) {
+    }
+
+    public static Response response(ProblemType type, String detail, List<ProblemDetail.FieldError> errors,
+                                    HttpServerRequest request) {
+        ProblemDetail body = new ProblemDetail(type.uri(), type.title(), type.status(), detail,
+                request == null ? null : request.path(), request == null ? null : requestId(request), errors);
+        Response.ResponseBuilder builder = Response.status(type.status()).type(ProblemDetail.MEDIA_TYPE).entity(body);
+        if (type == ProblemType.UNAVAILABLE) {
+            builder.header("Retry-After", "5");
+        }
+        return builder.build();
+    }
+
+    public static String requestId(HttpServerRequest request) {
+        String id = request.getHeader(REQUEST_ID_HEADER);
+        return id == null ? "unknown" : id;
+    }
+
+    /**
+     * Recognises failures that are the caller's or the infrastructure's, not bugs: lost updates,
+     * duplicate keys, rows still referenced, an unreachable database. Null when it is a bug.
+     */
+    static Classified classify(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof PlatformException p) {
+                return new Classified(p.type(), p.getMessage());
+            }
+            if (t instanceof OptimisticLockException || t instanceof StaleStateException) {
+                return new Classified(ProblemType.STALE_VERSION,
+                        "the object was changed by someone else at the same time; read it again and retry");
+            }
+            if (t instanceof JDBCConnectionException) {
+                return unavailable();
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.equals("23505")) {
+                    return new Classified(ProblemType.CONFLICT, "an object with the same id already exists");
+                }
+                if (state.equals("23503")) {
+                    return new Classified(ProblemType.IN_USE, "the object is still referenced by other objects");
+                }
+                if (state.equals("40001") || state.equals("40P01")) {
+                    return new Classified(ProblemType.CONFLICT, "a concurrent change interfered; retry the request");
+                }
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P03")) {
+                    return unavailable();
+                }
+            }
+            if (t.getClass().getName().startsWith("io.agroal") && String.valueOf(t.getMessage()).contains("acquisition timeout")) {
+                return unavailable();
+            }
+        }
+        return null;
+    }
+
+    private static Classified unavailable() {
+        return new Classified(ProblemType.UNAVAILABLE, "the database is not reachable at the moment; retry shortly");
+    }
+
+    static String pointer(List<JsonMappingException.Reference> path) {
+        if (path == null || path.isEmpty()) {
+            return "/";
+        }
+        StringBuilder pointer = new StringBuilder();
+        for (JsonMappingException.Reference reference : path) {
+            pointer.append('/');
+            if (reference.getFieldName() != null) {
+                pointer.append(escape(reference.getFieldName()));
+            } else {
+                pointer.append(reference.getIndex());
+            }
+        }
+        return pointer.toString();
+    }
+
+    static String describe(Class<?> type) {
+        if (type == String.class || type.isEnum()) {
+            return "a string";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type) || type == double.class) {
+            return "a number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "a boolean";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord() || type.getName().startsWith("com.fasterxml.jackson.databind.node.ObjectNode")) {
+            return "an object";
+        }
+        if (type.getName().equals("java.time.Instant")) {
+            return "an RFC 3339 timestamp";
+        }
+        if (type.getName().equals("java.util.UUID")) {
+            return "a UUID";
+        }
+        return "a value of another type";
+    }
+
+    static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+
+    static String snakeCase(String name) {
+        StringBuilder out = new StringBuilder(name.length() + 4);
+        for (char c : name.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                out.append('_').append(Character.toLowerCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.polystack.platform.common.web;
+
+import dev.polystack.platform.common.problem.PlatformException;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.QueryParam;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Keyset pagination parameters. The page token is opaque to clients: it carries the sort key of the
+ * last item of the previous page, so pages stay stable while objects are added.
+ */
+public class PageRequest {
+
+    public static final int MAX_LIMIT = 500;
+
+    @QueryParam("limit")
+    @DefaultValue("50")
+    @Parameter(description = "Items per page, 1 to 500")
+    int limit;
+
+    @QueryParam("page_token")
+    @Parameter(description = "The next_page_token of the previous page")
+    String pageToken;
+
+    public PageRequest() {
+    }
+
+    public PageRequest(int limit, String pageToken) {
+        this.limit = limit;
+        this.pageToken = pageToken;
+    }
+
+    public int limit() {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw PlatformException.invalid("limit", "must be between 1 and " + MAX_LIMIT);
+        }
+        return limit;
+    }
+
+    /** The sort key after which this page starts, or null for the first page. */
+    public String after() {
+        if (pageToken == null || pageToken.isBlank()) {
+            return null;
+        }
+        try {
+            return new String(Base64.getUrlDecoder().decode(pageToken), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+    }
+
+    public static String tokenFor(String sortKey) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(sortKey.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,54 @@
+package dev.polystack.platform.identity;
+
+import dev.polystack.platform.common.VersionedEntity;
+import dev.polystack.platform.security.Role;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** A principal's role in one organization. */
+@Entity
+@Table(name = "membership")
+public class Membership extends VersionedEntity {
+
+    @Column(name = "org_id", nullable = false, updatable = false)
+    private UUID orgId;
+
+    @Column(name = "principal_id", nullable = false, updatable = false)
+    private UUID principalId;
+
+    @Convert(converter = Role.Converter.class)
+    @Column(nullable = false)
+    private Role role;
+
+    protected Membership() {
+    }
+
+    Membership(UUID orgId, UUID principalId, Role role, Instant now) {
+        super(now);
+        this.orgId = orgId;
+        this.principalId = principalId;
+        this.role = role;
+    }
+
+    public UUID orgId() {
+        return orgId;
+    }
+
+    public UUID principalId() {
+        return principalId;
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    void changeRole(Role role, Instant now) {
+        this.role = role;
+        touch(now);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.polystack.platform.testing;
+
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.restassured.RestAssured.given;
+
+/** Small helpers that make test data through the real API, each test with its own unique ids. */
+public final class Api {
+
+    private Api() {
+    }
+
+    public static RequestSpecification as(String token) {
+        return given().auth().oauth2(token).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    public static RequestSpecification admin() {
+        return as(PostgresResource.ADMIN_TOKEN);
+    }
+
+    public static RequestSpecification anonymous() {
+        return given().contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    public static String uniqueId(String prefix) {
+        return prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36 * 36, Long.MAX_VALUE), 36)
+                .substring(0, 8);
+    }
+
+    public static String createOrg() {
+        String id = uniqueId("org");
+        admin().body(Map.of("id", id, "name", "Org " + id)).post("/api/v1/orgs").then().statusCode(201);
+        return id;
+    }
+
+    /** A token of a new service user with the given role in the organization. */
+    public static String tokenFor(String org, String role) {
+        String user = uniqueId(role.replace("platform-engineer", "pe"));
+        admin().body(Map.of("id", user, "role", role)).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);
+        return admin().body(Map.of("name", "test")).post("/api/v1/orgs/{org}/service-users/{id}/tokens", org, user)
+                .then().statusCode(201).extract().path("token");
+    }
+}
