@@ -23,6 +23,8 @@ public interface PolystackConfig {
 
     EmbeddedDb embeddedDb();
 
+    Encryption encryption();
+
     interface Db {
         /** JDBC URL of an external PostgreSQL; unset means the embedded one. */
         Optional<String> url();
@@ -59,6 +61,18 @@ public interface PolystackConfig {
 
         @WithDefault("INFO")
         String level();
+    }
+
+    interface Encryption {
+        /** The current key, base64 of 32 random bytes; unset means a key generated into the data directory. */
+        Optional<String> key();
+
+        /** Keys in use before rotations, oldest first, so that old values still open. */
+        Optional<java.util.List<String>> previousKeys();
+
+        /** Id of the current key (1-255); bump it at every rotation. */
+        @WithDefault("1")
+        int keyId();
     }
 
     interface EmbeddedDb {

@@ -1,6 +1,8 @@
 package dev.polystack.platform.identity;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.polystack.platform.security.Role;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotNull;
@@ -13,6 +15,8 @@ public record AddMemberRequest(
         @Email @Size(max = 254) String email,
         @NotNull Role role) {
 
+    @JsonIgnore
+    @Schema(hidden = true)
     @AssertTrue(message = "give a username or an email")
     boolean isIdentified() {
         return username != null || email != null;

@@ -26,6 +26,15 @@ public final class Api {
         return given().contentType(ContentType.JSON).accept(ContentType.JSON);
     }
 
+    /** Asserts that a response is an RFC 9457 problem of the given status and type. */
+    public static io.restassured.response.ValidatableResponse problem(io.restassured.response.Response response, int status, String type) {
+        return response.then().statusCode(status)
+                .contentType("application/problem+json")
+                .body("status", org.hamcrest.Matchers.equalTo(status))
+                .body("type", org.hamcrest.Matchers.equalTo("https://polystack.dev/problems/" + type))
+                .body("request_id", org.hamcrest.Matchers.notNullValue());
+    }
+
     public static String uniqueId(String prefix) {
         return prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36 * 36, Long.MAX_VALUE), 36)
                 .substring(0, 8);

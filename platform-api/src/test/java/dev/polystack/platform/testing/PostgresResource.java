@@ -49,7 +49,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
     }
 
     private static boolean dockerAvailable() {
-        if (Boolean.getBoolean("polystack.test.no-docker")) {
+        if (Boolean.getBoolean("test.no-docker")) {
             return false;
         }
         try {

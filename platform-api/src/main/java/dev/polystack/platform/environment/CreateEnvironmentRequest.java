@@ -1,0 +1,6 @@
+package dev.polystack.platform.environment;
+
+import dev.polystack.platform.common.web.Slug;
+
+public record CreateEnvironmentRequest(@Slug String id, @Slug String envTypeId) {
+}

@@ -1,0 +1,144 @@
+package dev.polystack.platform.environment;
+
+import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.envtype.EnvTypeService;
+import dev.polystack.platform.project.ProjectService;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+
+@ApplicationScoped
+public class EnvironmentService {
+
+    @Inject
+    EnvironmentRepository environments;
+
+    @Inject
+    ProjectService projects;
+
+    @Inject
+    EnvTypeService envTypes;
+
+    @Inject
+    ReferenceGuard references;
+
+    @Inject
+    Clock clock;
+
+    @Transactional
+    public EnvironmentView create(OrgScope scope, String project, CreateEnvironmentRequest request) {
+        UUID projectId = projectId(scope, project);
+        UUID envTypeId = envTypeId(scope, request.envTypeId());
+        if (environments.find(projectId, request.id()).isPresent()) {
+            throw PlatformException.conflict("environment `" + project + "/" + request.id() + "` already exists");
+        }
+        Environment environment = new Environment(scope.orgId(), projectId, request.id(), envTypeId, clock.instant());
+        environments.persist(environment);
+        return view(environment, project);
+    }
+
+    @Transactional
+    public Page<EnvironmentView> list(OrgScope scope, String project, PageRequest page) {
+        int limit = page.limit();
+        UUID projectId = projectId(scope, project);
+        return Page.of(environments.page(projectId, page.after(), limit), limit, Environment::slug, e -> view(e, project));
+    }
+
+    @Transactional
+    public EnvironmentView get(OrgScope scope, String project, String id) {
+        return view(require(scope, project, id), project);
+    }
+
+    @Transactional
+    public EnvironmentView update(OrgScope scope, String project, String id, UpdateEnvironmentRequest request,
+                                  Long expectedVersion) {
+        Environment environment = require(scope, project, id);
+        Versions.check(expectedVersion, environment.version());
+        environment.changeType(envTypeId(scope, request.envTypeId()), clock.instant());
+        environments.flush();
+        return view(environment, project);
+    }
+
+    @Transactional
+    public void delete(OrgScope scope, String project, String id) {
+        Environment environment = require(scope, project, id);
+        references.requireUnused("environment", environment.id(), "environment `" + project + "/" + id + "`");
+        environments.delete(environment);
+    }
+
+    /**
+     * Resolves the project / environment type / environment criteria of a rule; each may be absent.
+     * An environment needs its project; unknown names are 422 problems that name the field.
+     */
+    public TargetIds resolveTarget(OrgScope scope, String project, String envType, String env) {
+        UUID projectId = project == null ? null : projects.findId(scope.orgId(), project)
+                .orElseThrow(() -> PlatformException.unprocessable("/project_id", "project `" + project + "` does not exist"));
+        UUID envTypeId = envType == null ? null : envTypes.findId(scope.orgId(), envType)
+                .orElseThrow(() -> PlatformException.unprocessable("/env_type_id", "environment type `" + envType + "` does not exist"));
+        UUID envId = null;
+        if (env != null) {
+            if (projectId == null) {
+                throw PlatformException.invalid("/env_id", "needs project_id: environment ids are unique within a project");
+            }
+            envId = environments.find(projectId, env).map(Environment::id)
+                    .orElseThrow(() -> PlatformException.unprocessable("/env_id", "environment `" + project + "/" + env + "` does not exist"));
+        }
+        return new TargetIds(projectId, envTypeId, envId);
+    }
+
+    /** The ids of a rule's target criteria back as names. */
+    public TargetNames namesOf(TargetIds ids) {
+        return new TargetNames(
+                ids.projectId() == null ? null : projects.slugOf(ids.projectId()),
+                ids.envTypeId() == null ? null : envTypes.slugOf(ids.envTypeId()),
+                ids.envId() == null ? null : environments.findById(ids.envId()).slug());
+    }
+
+    /** Rule criteria about where a resource lives, as stored. */
+    public record TargetIds(UUID projectId, UUID envTypeId, UUID envId) {
+    }
+
+    /** The same criteria by name. */
+    public record TargetNames(String projectId, String envTypeId, String envId) {
+    }
+
+    /** The id of an environment, if the project and the environment exist in the organization. */
+    public Optional<UUID> findId(UUID orgId, String project, String env) {
+        return projects.findId(orgId, project).flatMap(p -> environments.find(p, env)).map(Environment::id);
+    }
+
+    /** {@code project/env} of an environment, for messages and views. */
+    public String pathOf(UUID environmentId) {
+        Environment environment = environments.findById(environmentId);
+        return projects.slugOf(environment.projectId()) + "/" + environment.slug();
+    }
+
+    private Environment require(OrgScope scope, String project, String id) {
+        return environments.find(projectId(scope, project), id)
+                .orElseThrow(() -> PlatformException.notFound("environment `" + project + "/" + id + "`"));
+    }
+
+    private UUID projectId(OrgScope scope, String project) {
+        return projects.findId(scope.orgId(), project)
+                .orElseThrow(() -> PlatformException.notFound("project `" + project + "`"));
+    }
+
+    private UUID envTypeId(OrgScope scope, String envType) {
+        return envTypes.findId(scope.orgId(), envType)
+                .orElseThrow(() -> PlatformException.unprocessable("/env_type_id", "environment type `" + envType + "` does not exist"));
+    }
+
+    private EnvironmentView view(Environment environment, String project) {
+        return new EnvironmentView(environment.slug(), project, envTypes.slugOf(environment.envTypeId()),
+                environment.status(), environment.createdAt(), environment.updatedAt(), environment.version());
+    }
+}

@@ -1,0 +1,70 @@
+package dev.polystack.platform.module;
+
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.security.AccessService;
+import dev.polystack.platform.security.Role;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.util.UUID;
+
+@Path("/api/v1/orgs/{org}/module-rules")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "Module rules")
+public class ModuleRuleResource {
+
+    @Inject
+    AccessService access;
+
+    @Inject
+    ModuleRuleService rules;
+
+    @GET
+    @Operation(operationId = "listModuleRules", summary = "List module rules, optionally of one module")
+    public Page<ModuleRuleView> list(@PathParam("org") String org, @QueryParam("module_id") String moduleId,
+                                     @BeanParam PageRequest page) {
+        return rules.list(access.require(org, Role.VIEWER), moduleId, page);
+    }
+
+    @POST
+    @Operation(operationId = "createModuleRule", summary = "Create a module rule (platform engineers)")
+    public RestResponse<ModuleRuleView> create(@PathParam("org") String org, @Valid @NotNull CreateModuleRuleRequest request,
+                                               @Context UriInfo uriInfo) {
+        ModuleRuleView created = rules.create(access.require(org, Role.PLATFORM_ENGINEER), request);
+        return RestResponse.ResponseBuilder.<ModuleRuleView>created(
+                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+    }
+
+    @GET
+    @Path("/{rule_id}")
+    @Operation(operationId = "getModuleRule", summary = "Get a module rule")
+    public ModuleRuleView get(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId) {
+        return rules.get(access.require(org, Role.VIEWER), ruleId);
+    }
+
+    @DELETE
+    @Path("/{rule_id}")
+    @Operation(operationId = "deleteModuleRule", summary = "Delete a module rule (platform engineers)")
+    public RestResponse<Void> delete(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId) {
+        rules.delete(access.require(org, Role.PLATFORM_ENGINEER), ruleId);
+        return RestResponse.noContent();
+    }
+}

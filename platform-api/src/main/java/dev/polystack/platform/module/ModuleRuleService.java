@@ -1,0 +1,82 @@
+package dev.polystack.platform.module;
+
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.format.DateTimeParseException;
+import java.util.UUID;
+
+@ApplicationScoped
+public class ModuleRuleService {
+
+    @Inject
+    ModuleRuleRepository rules;
+
+    @Inject
+    ModuleService modules;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    Clock clock;
+
+    @Transactional
+    public ModuleRuleView create(OrgScope scope, CreateModuleRuleRequest request) {
+        if (request.envTypeId() != null && request.envId() != null) {
+            throw PlatformException.invalid("/env_id", "a rule targets an environment type or an environment, never both");
+        }
+        UUID moduleId = modules.findId(scope.orgId(), request.moduleId())
+                .orElseThrow(() -> PlatformException.unprocessable("/module_id", "module `" + request.moduleId() + "` does not exist"));
+        EnvironmentService.TargetIds target = environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
+        rules.sameCriteria(scope.orgId(), request.resourceClass(), request.resourceId(), target.projectId(),
+                target.envTypeId(), target.envId()).ifPresent(existing -> {
+            throw PlatformException.conflict("module rule " + existing.id() + " (module `" + modules.slugOf(existing.moduleId())
+                    + "`) has the same criteria; two such rules would always tie. Delete it first");
+        });
+        ModuleRule rule = new ModuleRule(scope.orgId(), moduleId, request.resourceClass(), request.resourceId(),
+                target.projectId(), target.envTypeId(), target.envId(), scope.caller().principalId(), clock.instant());
+        rules.persist(rule);
+        return view(rule);
+    }
+
+    @Transactional
+    public Page<ModuleRuleView> list(OrgScope scope, String module, PageRequest page) {
+        int limit = page.limit();
+        UUID moduleId = module == null ? null : modules.findId(scope.orgId(), module)
+                .orElseThrow(() -> PlatformException.notFound("module `" + module + "`"));
+        try {
+            return Page.of(rules.page(scope.orgId(), moduleId, page.after(), limit), limit, ModuleRuleRepository::sortKey, this::view);
+        } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+    }
+
+    @Transactional
+    public ModuleRuleView get(OrgScope scope, UUID id) {
+        return view(require(scope, id));
+    }
+
+    @Transactional
+    public void delete(OrgScope scope, UUID id) {
+        rules.delete(require(scope, id));
+    }
+
+    private ModuleRule require(OrgScope scope, UUID id) {
+        return rules.find(scope.orgId(), id).orElseThrow(() -> PlatformException.notFound("module rule `" + id + "`"));
+    }
+
+    private ModuleRuleView view(ModuleRule rule) {
+        EnvironmentService.TargetNames target = environments.namesOf(
+                new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
+        return new ModuleRuleView(rule.id(), modules.slugOf(rule.moduleId()), rule.resourceClass(), rule.resourceId(),
+                target.projectId(), target.envTypeId(), target.envId(), rule.createdAt());
+    }
+}

@@ -1,0 +1,190 @@
+package dev.polystack.platform.module;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.provider.ProviderService;
+import dev.polystack.platform.resourcetype.ResourceTypeService;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** Modules and their immutable versions: every change makes a new version. */
+@ApplicationScoped
+public class ModuleService {
+
+    @Inject
+    ModuleRepository modules;
+
+    @Inject
+    ModuleVersionRepository versions;
+
+    @Inject
+    ResourceTypeService resourceTypes;
+
+    @Inject
+    ProviderService providers;
+
+    @Inject
+    ReferenceGuard references;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Clock clock;
+
+    @Transactional
+    public ModuleView create(OrgScope scope, ModuleRequest request) {
+        if (request.id() == null) {
+            throw PlatformException.invalid("/id", "must not be null");
+        }
+        if (request.resourceType() == null) {
+            throw PlatformException.invalid("/resource_type", "must not be null");
+        }
+        UUID resourceTypeId = resourceTypes.findId(scope.orgId(), request.resourceType())
+                .orElseThrow(() -> PlatformException.unprocessable("/resource_type",
+                        "resource type `" + request.resourceType() + "` does not exist"));
+        ModuleDefinition definition = definition(scope, request);
+        if (modules.find(scope.orgId(), request.id()).isPresent()) {
+            throw PlatformException.conflict("module `" + request.id() + "` already exists");
+        }
+        Module module = new Module(scope.orgId(), request.id(), resourceTypeId, clock.instant());
+        modules.persist(module);
+        ModuleVersion version = new ModuleVersion(module.id(), module.nextVersion(clock.instant()), definition,
+                scope.caller().principalId(), clock.instant());
+        versions.persist(version);
+        return view(module, version);
+    }
+
+    @Transactional
+    public Page<ModuleView> list(OrgScope scope, PageRequest page) {
+        int limit = page.limit();
+        return Page.of(modules.page(scope.orgId(), page.after(), limit), limit, Module::slug,
+                m -> view(m, versions.find(m.id(), m.latestVersion()).orElseThrow()));
+    }
+
+    @Transactional
+    public ModuleView get(OrgScope scope, String id) {
+        Module module = require(scope, id);
+        return view(module, versions.find(module.id(), module.latestVersion()).orElseThrow());
+    }
+
+    /** Makes the next version; {@code expectedVersion}, when given, must be the latest one. */
+    @Transactional
+    public ModuleView update(OrgScope scope, String id, ModuleRequest request, Long expectedVersion) {
+        Module module = require(scope, id);
+        if (request.id() != null && !request.id().equals(id)) {
+            throw PlatformException.invalid("/id", "cannot change; create a new module instead");
+        }
+        if (request.resourceType() != null && !request.resourceType().equals(resourceTypes.slugOf(module.resourceTypeId()))) {
+            throw PlatformException.invalid("/resource_type", "cannot change; create a new module instead");
+        }
+        Versions.check(expectedVersion, module.latestVersion());
+        ModuleDefinition definition = definition(scope, request);
+        ModuleVersion version = new ModuleVersion(module.id(), module.nextVersion(clock.instant()), definition,
+                scope.caller().principalId(), clock.instant());
+        versions.persist(version);
+        modules.flush();
+        return view(module, version);
+    }
+
+    @Transactional
+    public void delete(OrgScope scope, String id) {
+        Module module = require(scope, id);
+        references.requireUnused("module", module.id(), "module `" + id + "`");
+        versions.getEntityManager().createNativeQuery("delete from module_version where module_id = ?1")
+                .setParameter(1, module.id()).executeUpdate();
+        modules.delete(module);
+    }
+
+    @Transactional
+    public Page<ModuleVersionView> versions(OrgScope scope, String id, PageRequest page) {
+        Module module = require(scope, id);
+        int limit = page.limit();
+        Integer before;
+        try {
+            before = page.after() == null ? null : Integer.valueOf(page.after());
+        } catch (NumberFormatException e) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+        String resourceType = resourceTypes.slugOf(module.resourceTypeId());
+        return Page.of(versions.page(module.id(), before, limit), limit, v -> Integer.toString(v.number()),
+                v -> versionView(module, resourceType, v));
+    }
+
+    @Transactional
+    public ModuleVersionView version(OrgScope scope, String id, int number) {
+        Module module = require(scope, id);
+        ModuleVersion version = versions.find(module.id(), number)
+                .orElseThrow(() -> PlatformException.notFound("version " + number + " of module `" + id + "`"));
+        return versionView(module, resourceTypes.slugOf(module.resourceTypeId()), version);
+    }
+
+    public Optional<UUID> findId(UUID orgId, String slug) {
+        return modules.find(orgId, slug).map(Module::id);
+    }
+
+    public String slugOf(UUID moduleId) {
+        return modules.findById(moduleId).slug();
+    }
+
+    private ModuleDefinition definition(OrgScope scope, ModuleRequest request) {
+        boolean inline = ModuleDefinition.INLINE.equals(request.moduleSource());
+        if (inline && (request.moduleSourceCode() == null || request.moduleSourceCode().isBlank())) {
+            throw PlatformException.invalid("/module_source_code", "is required when module_source is `inline`");
+        }
+        if (!inline && request.moduleSourceCode() != null) {
+            throw PlatformException.invalid("/module_source_code", "is only allowed when module_source is `inline`");
+        }
+        Map<String, String> mapping = request.providerMapping() == null ? Map.of() : new TreeMap<>(request.providerMapping());
+        mapping.forEach((name, target) -> {
+            String[] parts = target.split("\\.", 2);
+            if (!providers.exists(scope.orgId(), parts[0], parts[1])) {
+                throw PlatformException.unprocessable("/provider_mapping/" + name, "provider `" + target + "` does not exist");
+            }
+        });
+        Map<String, ModuleDependency> dependencies = request.dependencies() == null ? Map.of() : new TreeMap<>(request.dependencies());
+        dependencies.forEach((alias, dependency) -> {
+            if (resourceTypes.findId(scope.orgId(), dependency.type()).isEmpty()) {
+                throw PlatformException.unprocessable("/dependencies/" + alias + "/type",
+                        "resource type `" + dependency.type() + "` does not exist");
+            }
+        });
+        return new ModuleDefinition(request.moduleSource(), request.moduleSourceCode(),
+                tree(request.moduleParams()), tree(request.moduleInputs()), tree(mapping), tree(dependencies));
+    }
+
+    private JsonNode tree(Map<String, ?> value) {
+        return json.valueToTree(value == null ? Map.of() : new TreeMap<>(value));
+    }
+
+    private ModuleView view(Module module, ModuleVersion version) {
+        ModuleDefinition d = version.definition();
+        return new ModuleView(module.slug(), resourceTypes.slugOf(module.resourceTypeId()), version.number(),
+                d.moduleSource(), d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(),
+                d.dependencies(), module.createdAt(), version.createdAt());
+    }
+
+    private static ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {
+        ModuleDefinition d = version.definition();
+        return new ModuleVersionView(module.slug(), resourceType, version.number(), d.moduleSource(),
+                d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(), d.dependencies(),
+                version.createdAt());
+    }
+
+    private Module require(OrgScope scope, String id) {
+        return modules.find(scope.orgId(), id).orElseThrow(() -> PlatformException.notFound("module `" + id + "`"));
+    }
+}

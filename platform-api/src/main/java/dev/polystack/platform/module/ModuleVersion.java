@@ -1,0 +1,95 @@
+package dev.polystack.platform.module;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import org.hibernate.annotations.Immutable;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** One immutable definition of a module. Deployments record which version they used. */
+@Entity
+@Immutable
+@Table(name = "module_version")
+public class ModuleVersion {
+
+    @Id
+    private UUID id;
+
+    @Column(name = "module_id", nullable = false)
+    private UUID moduleId;
+
+    @Column(nullable = false)
+    private int number;
+
+    @Column(name = "module_source", nullable = false)
+    private String moduleSource;
+
+    @Column(name = "module_source_code")
+    private String moduleSourceCode;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "module_params", nullable = false)
+    private JsonNode moduleParams;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "module_inputs", nullable = false)
+    private JsonNode moduleInputs;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "provider_mapping", nullable = false)
+    private JsonNode providerMapping;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(nullable = false)
+    private JsonNode dependencies;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Column(name = "created_by")
+    private UUID createdBy;
+
+    protected ModuleVersion() {
+    }
+
+    ModuleVersion(UUID moduleId, int number, ModuleDefinition definition, UUID createdBy, Instant now) {
+        this.id = UUID.randomUUID();
+        this.moduleId = moduleId;
+        this.number = number;
+        this.moduleSource = definition.moduleSource();
+        this.moduleSourceCode = definition.moduleSourceCode();
+        this.moduleParams = definition.moduleParams();
+        this.moduleInputs = definition.moduleInputs();
+        this.providerMapping = definition.providerMapping();
+        this.dependencies = definition.dependencies();
+        this.createdBy = createdBy;
+        this.createdAt = now;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public UUID moduleId() {
+        return moduleId;
+    }
+
+    public int number() {
+        return number;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
+    }
+
+    public ModuleDefinition definition() {
+        return new ModuleDefinition(moduleSource, moduleSourceCode, moduleParams.deepCopy(), moduleInputs.deepCopy(),
+                providerMapping.deepCopy(), dependencies.deepCopy());
+    }
+}

@@ -1,0 +1,11 @@
+package dev.polystack.platform.module;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+
+/** One immutable version of a module. */
+public record ModuleVersionView(String moduleId, String resourceType, int version, String moduleSource,
+                                String moduleSourceCode, JsonNode moduleParams, JsonNode moduleInputs,
+                                JsonNode providerMapping, JsonNode dependencies, Instant createdAt) {
+}

@@ -1,0 +1,11 @@
+package dev.polystack.platform.module;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+
+/** A module as of its latest version; {@code version} is that version's number and the ETag. */
+public record ModuleView(String id, String resourceType, int version, String moduleSource, String moduleSourceCode,
+                         JsonNode moduleParams, JsonNode moduleInputs, JsonNode providerMapping, JsonNode dependencies,
+                         Instant createdAt, Instant updatedAt) {
+}

@@ -1,0 +1,20 @@
+package dev.polystack.platform.project;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@ApplicationScoped
+class ProjectRepository implements PanacheRepositoryBase<Project, UUID> {
+
+    Optional<Project> find(UUID orgId, String slug) {
+        return find("orgId = ?1 and slug = ?2", orgId, slug).firstResultOptional();
+    }
+
+    List<Project> page(UUID orgId, String after, int limit) {
+        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
+    }
+}

@@ -1,0 +1,13 @@
+package dev.polystack.platform.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.Map;
+
+public record ProviderView(String providerType, String id, String source, String versionConstraint,
+                           JsonNode configuration,
+                           @Schema(description = "Secret configuration values, always shown as ***") Map<String, String> secrets,
+                           Instant createdAt, Instant updatedAt, long version) {
+}

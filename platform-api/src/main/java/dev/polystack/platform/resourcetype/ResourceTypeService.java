@@ -1,0 +1,112 @@
+package dev.polystack.platform.resourcetype;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.problem.ProblemDetail;
+import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.OutputSchema;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@ApplicationScoped
+public class ResourceTypeService {
+
+    private static final JsonNode ANY_OBJECT = JsonNodeFactory.instance.objectNode().put("type", "object");
+
+    @Inject
+    ResourceTypeRepository resourceTypes;
+
+    @Inject
+    ReferenceGuard references;
+
+    @Inject
+    Clock clock;
+
+    @Transactional
+    public ResourceTypeView create(OrgScope scope, CreateResourceTypeRequest request) {
+        JsonNode schema = checkedSchema(request.outputSchema());
+        if (resourceTypes.find(scope.orgId(), request.id()).isPresent()) {
+            throw PlatformException.conflict("resource type `" + request.id() + "` already exists");
+        }
+        ResourceType type = new ResourceType(scope.orgId(), request.id(), clock.instant());
+        type.define(request.description(), schema,
+                request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        resourceTypes.persist(type);
+        return ResourceTypeView.of(type);
+    }
+
+    @Transactional
+    public Page<ResourceTypeView> list(OrgScope scope, PageRequest page) {
+        int limit = page.limit();
+        return Page.of(resourceTypes.page(scope.orgId(), page.after(), limit), limit, ResourceType::slug, ResourceTypeView::of);
+    }
+
+    @Transactional
+    public ResourceTypeView get(OrgScope scope, String id) {
+        return ResourceTypeView.of(require(scope, id));
+    }
+
+    @Transactional
+    public ResourceTypeView update(OrgScope scope, String id, UpdateResourceTypeRequest request, Long expectedVersion) {
+        ResourceType type = require(scope, id);
+        Versions.check(expectedVersion, type.version());
+        JsonNode schema = checkedSchema(request.outputSchema());
+        type.define(request.description(), schema,
+                request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        resourceTypes.flush();
+        return ResourceTypeView.of(type);
+    }
+
+    @Transactional
+    public void delete(OrgScope scope, String id) {
+        ResourceType type = require(scope, id);
+        references.requireUnused("resource_type", type.id(), "resource type `" + id + "`");
+        resourceTypes.delete(type);
+    }
+
+    public Optional<UUID> findId(UUID orgId, String slug) {
+        return resourceTypes.find(orgId, slug).map(ResourceType::id);
+    }
+
+    public String slugOf(UUID id) {
+        return resourceTypes.findById(id).slug();
+    }
+
+    /** The resource types of an organization by slug, as the rules engine needs them. */
+    public List<ResourceTypeView> all(UUID orgId) {
+        return resourceTypes.all(orgId).stream().map(ResourceTypeView::of).toList();
+    }
+
+    private ResourceType require(OrgScope scope, String id) {
+        return resourceTypes.find(scope.orgId(), id)
+                .orElseThrow(() -> PlatformException.notFound("resource type `" + id + "`"));
+    }
+
+    private static JsonNode checkedSchema(JsonNode schema) {
+        if (schema == null || schema.isNull()) {
+            return ANY_OBJECT;
+        }
+        try {
+            OutputSchema.of(schema);
+            return schema;
+        } catch (OutputSchema.ValidationException e) {
+            List<ProblemDetail.FieldError> errors = e.violations().stream()
+                    .map(v -> new ProblemDetail.FieldError("/output_schema" + v.pointer(), v.message()))
+                    .toList();
+            throw new PlatformException(ProblemType.VALIDATION,
+                    "/output_schema is not a valid JSON Schema: " + e.getMessage(), errors);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.polystack.platform.resourcetype;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+
+public record ResourceTypeView(String id, String description, JsonNode outputSchema, boolean developerAccessible,
+                               Instant createdAt, Instant updatedAt, long version) {
+
+    static ResourceTypeView of(ResourceType type) {
+        return new ResourceTypeView(type.slug(), type.description(), type.outputSchema(), type.developerAccessible(),
+                type.createdAt(), type.updatedAt(), type.version());
+    }
+}

@@ -1,0 +1,120 @@
+package dev.polystack.platform.runner;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+@ApplicationScoped
+public class RunnerService {
+
+    /** A runner that has not called for this long is shown as offline. */
+    static final Duration OFFLINE_AFTER = Duration.ofSeconds(90);
+
+    @Inject
+    RunnerRepository runners;
+
+    @Inject
+    ReferenceGuard references;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Clock clock;
+
+    @Transactional
+    public RunnerView create(OrgScope scope, RunnerRequest request) {
+        if (request.id() == null) {
+            throw PlatformException.invalid("/id", "must not be null");
+        }
+        String pem = canonicalKey(request.publicKey());
+        if (runners.find(scope.orgId(), request.id()).isPresent()) {
+            throw PlatformException.conflict("runner `" + request.id() + "` already exists");
+        }
+        Runner runner = new Runner(scope.orgId(), request.id(), clock.instant());
+        define(runner, request, pem);
+        runners.persist(runner);
+        return view(runner);
+    }
+
+    @Transactional
+    public Page<RunnerView> list(OrgScope scope, PageRequest page) {
+        int limit = page.limit();
+        return Page.of(runners.page(scope.orgId(), page.after(), limit), limit, Runner::slug, this::view);
+    }
+
+    @Transactional
+    public RunnerView get(OrgScope scope, String id) {
+        return view(require(scope, id));
+    }
+
+    @Transactional
+    public RunnerView update(OrgScope scope, String id, RunnerRequest request, Long expectedVersion) {
+        Runner runner = require(scope, id);
+        if (request.id() != null && !request.id().equals(id)) {
+            throw PlatformException.invalid("/id", "cannot change; register a new runner instead");
+        }
+        Versions.check(expectedVersion, runner.version());
+        define(runner, request, canonicalKey(request.publicKey()));
+        runners.flush();
+        return view(runner);
+    }
+
+    @Transactional
+    public void delete(OrgScope scope, String id) {
+        Runner runner = require(scope, id);
+        references.requireUnused("runner", runner.id(), "runner `" + id + "`");
+        runners.delete(runner);
+    }
+
+    public Optional<UUID> findId(UUID orgId, String slug) {
+        return runners.find(orgId, slug).map(Runner::id);
+    }
+
+    public String slugOf(UUID runnerId) {
+        return runners.findById(runnerId).slug();
+    }
+
+    private void define(Runner runner, RunnerRequest request, String pem) {
+        Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
+        runner.define(request.description(), pem, json.valueToTree(labels),
+                request.maxConcurrentJobs() == null ? 1 : request.maxConcurrentJobs(), clock.instant());
+    }
+
+    private static String canonicalKey(String pem) {
+        try {
+            return RunnerKeys.toPem(RunnerKeys.parse(pem));
+        } catch (IllegalArgumentException e) {
+            throw PlatformException.invalid("/public_key", e.getMessage());
+        }
+    }
+
+    private RunnerView view(Runner runner) {
+        Instant now = clock.instant();
+        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(OFFLINE_AFTER)) ? "offline" : "idle";
+        Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
+        });
+        return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),
+                runner.lastSeenAt(), status, runner.createdAt(), runner.updatedAt(), runner.version());
+    }
+
+    private Runner require(OrgScope scope, String id) {
+        return runners.find(scope.orgId(), id).orElseThrow(() -> PlatformException.notFound("runner `" + id + "`"));
+    }
+}

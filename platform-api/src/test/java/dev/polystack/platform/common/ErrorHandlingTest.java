@@ -1,0 +1,77 @@
+package dev.polystack.platform.common;
+
+import dev.polystack.platform.testing.PostgresResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.createOrg;
+import static dev.polystack.platform.testing.Api.problem;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+
+@QuarkusTest
+@QuarkusTestResource(PostgresResource.class)
+class ErrorHandlingTest {
+
+    @Test
+    void aBodyOverOneMebibyteIsRejectedWith413() {
+        String org = createOrg();
+        String big = "x".repeat(1024 * 1024 + 10);
+        var response = admin().body(Map.of("id", "p", "name", big)).post("/api/v1/orgs/{org}/projects", org);
+        problem(response, 413, "payload-too-large");
+    }
+
+    @Test
+    void anUnsupportedMediaTypeIsAProblem() {
+        String org = createOrg();
+        problem(admin().contentType("text/plain").body("hello").post("/api/v1/orgs/{org}/projects", org), 415, "unsupported-media-type");
+    }
+
+    @Test
+    void aWrongMethodIsAProblem() {
+        problem(admin().patch("/api/v1/orgs"), 405, "method-not-allowed");
+    }
+
+    @Test
+    void aWrongTypeNamesTheNestedField() {
+        String org = createOrg();
+        problem(admin().body(Map.of("id", "r", "output_schema", Map.of(), "developer_accessible", "yes please"))
+                .post("/api/v1/orgs/{org}/resource-types", org), 400, "validation")
+                .body("errors[0].pointer", equalTo("/developer_accessible"))
+                .body("detail", equalTo("/developer_accessible: expected a boolean"));
+    }
+
+    @Test
+    void aMissingBodyIsAValidationProblem() {
+        problem(admin().post("/api/v1/orgs"), 400, "validation");
+    }
+
+    @Test
+    void theRequestIdIsEchoedAndQuoted() {
+        given().header("X-Request-Id", "trace-123").get("/api/v1/orgs")
+                .then().statusCode(401)
+                .header("X-Request-Id", "trace-123")
+                .body("request_id", equalTo("trace-123"));
+    }
+
+    @Test
+    void responsesNeverCarryStackTraces() {
+        admin().body("{\"id\": [1, 2, {\"deep\": true}], \"name\": null}").post("/api/v1/orgs")
+                .then().statusCode(400)
+                .body(not(containsString("Exception")))
+                .body(not(containsString("at dev.polystack")));
+    }
+
+    @Test
+    void healthAndMetricsNeedNoToken() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/live").then().statusCode(200);
+        given().get("/q/metrics").then().statusCode(200).body(containsString("http_server_requests"));
+    }
+}

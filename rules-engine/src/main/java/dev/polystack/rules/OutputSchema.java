@@ -1,0 +1,131 @@
+package dev.polystack.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.NodePath;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A resource type's output schema: a JSON Schema (draft 2020-12 unless it names another dialect in
+ * {@code $schema}) that the outputs a runner reports must satisfy. Schemas are never fetched from the
+ * network; only the bundled meta-schemas resolve.
+ */
+public final class OutputSchema {
+
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final Schema META_SCHEMA = REGISTRY.getSchema(
+            SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
+
+    private final JsonNode node;
+    private final Schema schema;
+
+    private OutputSchema(JsonNode node, Schema schema) {
+        this.node = node;
+        this.schema = schema;
+    }
+
+    /**
+     * Compiles a schema.
+     *
+     * @throws ValidationException naming every place where {@code node} is not a valid JSON Schema
+     */
+    public static OutputSchema of(JsonNode node) {
+        Objects.requireNonNull(node, "node");
+        List<Violation> problems = new ArrayList<>();
+        if (!node.isObject() && !node.isBoolean()) {
+            problems.add(new Violation("", "a JSON Schema must be an object or a boolean"));
+            throw new ValidationException(problems);
+        }
+        for (Error error : META_SCHEMA.validate(node)) {
+            problems.add(violation(error));
+        }
+        if (!problems.isEmpty()) {
+            problems.sort(Comparator.comparing(Violation::pointer));
+            throw new ValidationException(problems);
+        }
+        try {
+            return new OutputSchema(node.deepCopy(), REGISTRY.getSchema(node));
+        } catch (SchemaException | IllegalArgumentException e) {
+            throw new ValidationException(List.of(new Violation("", "not a usable JSON Schema: " + e.getMessage())));
+        }
+    }
+
+    public JsonNode node() {
+        return node.deepCopy();
+    }
+
+    /** The names of the top-level properties the schema declares: the outputs a module must produce or may. */
+    public List<String> declaredOutputs() {
+        List<String> names = new ArrayList<>();
+        JsonNode properties = node.path("properties");
+        properties.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** Every way {@code outputs} breaks the schema; empty when they satisfy it. */
+    public List<Violation> validate(JsonNode outputs) {
+        List<Violation> violations = new ArrayList<>();
+        for (Error error : schema.validate(outputs)) {
+            violations.add(violation(error));
+        }
+        violations.sort(Comparator.comparing(Violation::pointer));
+        return violations;
+    }
+
+    private static Violation violation(Error error) {
+        String message = error.getMessage();
+        // messages start with the instance location, which the pointer already carries
+        int colon = message.indexOf(": ");
+        if (message.startsWith("$") && colon > 0) {
+            message = message.substring(colon + 2);
+        }
+        return new Violation(pointer(error.getInstanceLocation()), message);
+    }
+
+    /** The JSON pointer of a location in the validated document. */
+    static String pointer(NodePath path) {
+        if (path == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < path.getNameCount(); i++) {
+            out.append('/').append(escape(String.valueOf(path.getElement(i))));
+        }
+        return out.toString();
+    }
+
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+
+    /** One place where a value breaks a schema. */
+    public record Violation(String pointer, String message) {
+        @Override
+        public String toString() {
+            return (pointer.isEmpty() ? "/" : pointer) + ": " + message;
+        }
+    }
+
+    /** Thrown when a schema itself is not valid. */
+    public static final class ValidationException extends RuntimeException {
+        private final List<Violation> violations;
+
+        public ValidationException(List<Violation> violations) {
+            super(violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElse("invalid schema"));
+            this.violations = List.copyOf(violations);
+        }
+
+        public List<Violation> violations() {
+            return violations;
+        }
+    }
+}

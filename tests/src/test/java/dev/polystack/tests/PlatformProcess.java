@@ -1,0 +1,104 @@
+package dev.polystack.tests;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The packaged control plane ({@code java -jar platform-api/target/quarkus-app/quarkus-run.jar}) as a
+ * real process on a free port, with its own data directory and log file.
+ */
+final class PlatformProcess implements AutoCloseable {
+
+    private final Path dataDir;
+    private final Map<String, String> environment;
+    private final int port;
+    private final Path log;
+    private Process process;
+
+    PlatformProcess(Path dataDir, Map<String, String> environment) throws IOException {
+        this.dataDir = dataDir;
+        this.environment = Map.copyOf(environment);
+        this.port = freePort();
+        this.log = dataDir.resolveSibling(dataDir.getFileName() + "-platform.log");
+    }
+
+    static Path repository() {
+        return Path.of(System.getProperty("polystack.repository", "..")).toAbsolutePath().normalize();
+    }
+
+    PlatformProcess start() throws Exception {
+        Path jar = repository().resolve("platform-api/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: package platform-api first (./mvnw package)");
+        }
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-jar", jar.toString());
+        Map<String, String> env = new HashMap<>(environment);
+        env.put("POLYSTACK_DATA_DIR", dataDir.toString());
+        env.put("POLYSTACK_HTTP_PORT", Integer.toString(port));
+        env.put("POLYSTACK_HTTP_HOST", "127.0.0.1");
+        builder.environment().putAll(env);
+        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = builder.start();
+        awaitReady(Duration.ofSeconds(90));
+        return this;
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** Stops it as an operator would (SIGTERM) and waits. */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        stop();
+    }
+
+    private void awaitReady(Duration timeout) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("platform-api exited with " + process.exitValue() + ":\n" + log());
+            }
+            try {
+                HttpURLConnection connection = (HttpURLConnection) URI.create(baseUrl() + "/q/health/ready").toURL().openConnection();
+                connection.setConnectTimeout(500);
+                connection.setReadTimeout(2000);
+                if (connection.getResponseCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("platform-api was not ready within " + timeout + ":\n" + log());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
