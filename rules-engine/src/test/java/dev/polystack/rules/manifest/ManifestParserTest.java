@@ -1,0 +1,132 @@
+package dev.polystack.rules.manifest;
+
+import dev.polystack.rules.Problem;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ManifestParserTest {
+
+    private final ManifestParser parser = new ManifestParser();
+
+    @Test
+    void parsesTheArchitectureExampleWithDefaults() {
+        Manifest manifest = parser.parseYaml("""
+                workloads:
+                  checkout:
+                    resources:
+                      db:
+                        type: postgres
+                        class: standard
+                        params: { version: "16" }
+                      cache: { type: redis }
+                    outputs:
+                      DATABASE_HOST: ${resources.db.outputs.host}
+                      DNS_NAME: ${shared.dns.outputs.hostname}
+                shared:
+                  dns: { type: dns }
+                """);
+        assertThat(manifest.resources().keySet()).containsExactly(
+                new ResourceIdentity("dns", "default", "shared.dns"),
+                new ResourceIdentity("redis", "default", "checkout.cache"),
+                new ResourceIdentity("postgres", "standard", "checkout.db"));
+        assertThat(manifest.workloads().get("checkout").resources().get("db").params().get("version").asText()).isEqualTo("16");
+    }
+
+    @Test
+    void jsonManifestsWorkToo() {
+        Manifest manifest = parser.parseJson("{\"shared\": {\"dns\": {\"type\": \"dns\", \"id\": \"global-dns\"}}}");
+        assertThat(manifest.resources()).containsKey(new ResourceIdentity("dns", "default", "global-dns"));
+    }
+
+    @Test
+    void equalIdentitiesAreOneResource() {
+        Manifest manifest = parser.parseYaml("""
+                workloads:
+                  a: { resources: { db: { type: postgres, id: main-db, params: { size: 2 } } } }
+                  b: { resources: { database: { type: postgres, id: main-db, params: { size: 2 } } } }
+                """);
+        assertThat(manifest.requests()).hasSize(2);
+        assertThat(manifest.resources()).hasSize(1);
+    }
+
+    @Test
+    void equalIdentitiesMustAgreeOnParams() {
+        assertThatThrownBy(() -> parser.parseYaml("""
+                workloads:
+                  a: { resources: { db: { type: postgres, id: main-db, params: { size: 2 } } } }
+                  b: { resources: { db: { type: postgres, id: main-db, params: { size: 3 } } } }
+                """))
+                .isInstanceOf(RulesException.class)
+                .hasMessageContaining("workloads.b.resources.db.params: declares the same resource (postgres/default/main-db) as workloads.a.resources.db");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "workloads: { api: { resources: { db: { class: ha } } } }                       | workloads.api.resources.db.type                | is required",
+            "workloads: { api: { resources: { db: { type: 5 } } } }                         | workloads.api.resources.db.type                | expected a string",
+            "workloads: { api: { resources: { db: { type: Postgres } } } }                  | workloads.api.resources.db.type                | expected a resource type id",
+            "workloads: { api: { resources: { db: { type: pg, class: 'A B' } } } }          | workloads.api.resources.db.class               | expected a lowercase class name",
+            "workloads: { api: { resources: { db: { type: pg, id: 'x y' } } } }             | workloads.api.resources.db.id                  | expected a resource id",
+            "workloads: { api: { resources: { db: { type: pg, params: [1] } } } }           | workloads.api.resources.db.params              | expected a map",
+            "workloads: { api: { resources: { db: { type: pg, size: 1 } } } }               | workloads.api.resources.db.size                | unknown field",
+            "workloads: { api: { resources: { Db: { type: pg } } } }                        | workloads.api.resources.Db                     | an alias must be",
+            "workloads: { API: { resources: {} } }                                          | workloads.API                                  | a workload name must be",
+            "workloads: { api: { resource: {} } }                                           | workloads.api.resource                         | unknown field",
+            "workloads: [1]                                                                 | workloads                                      | expected a map",
+            "services: {}                                                                   | services                                       | unknown field",
+            "workloads: { api: { outputs: { X: '${resources.db.outputs.host}' } } }         | workloads.api.outputs.X                        | the workload has no resource `db`",
+            "workloads: { api: { outputs: { X: '${shared.dns.outputs.name}' } } }           | workloads.api.outputs.X                        | there is no shared resource `dns`",
+            "workloads: { api: { outputs: { X: '${context.res_id}' } } }                    | workloads.api.outputs.X                        | only available in module inputs",
+            "workloads: { api: { resources: { db: { type: pg, params: { v: '${oops' } } } } } | workloads.api.resources.db.params.v          | unclosed placeholder",
+            "shared: { dns: { type: dns, params: { x: '${resources.a.outputs.b}' } } }      | shared.dns.params.x                            | only reference other shared resources"})
+    void namesThePathOfEveryProblem(String yaml, String path, String message) {
+        assertThatThrownBy(() -> parser.parseYaml(yaml))
+                .isInstanceOf(RulesException.class)
+                .satisfies(e -> assertThat(((RulesException) e).problems())
+                        .anySatisfy(p -> {
+                            assertThat(p.path()).isEqualTo(path);
+                            assertThat(p.message()).contains(message);
+                        }));
+    }
+
+    @Test
+    void reportsEveryProblemNotJustTheFirst() {
+        assertThatThrownBy(() -> parser.parseYaml("""
+                workloads:
+                  api:
+                    resources:
+                      a: { class: x }
+                      b: { type: 1 }
+                """))
+                .isInstanceOf(RulesException.class)
+                .satisfies(e -> assertThat(((RulesException) e).problems()).extracting(Problem::path)
+                        .containsExactlyInAnyOrder("workloads.api.resources.a.type", "workloads.api.resources.b.type"));
+    }
+
+    @Test
+    void enforcesLimits() {
+        ManifestParser small = new ManifestParser(new ManifestLimits(2, 1));
+        assertThatThrownBy(() -> small.parseYaml("shared: { a: { type: t }, b: { type: t }, c: { type: t } }"))
+                .hasMessageContaining("declares 3 resources; the limit is 2");
+        assertThatThrownBy(() -> small.parseYaml("shared: { a: { type: t, params: { x: 1, y: 2 } } }"))
+                .hasMessageContaining("shared.a.params: 2 params; the limit is 1");
+    }
+
+    @Test
+    void unreadableYamlSaysWhere() {
+        assertThatThrownBy(() -> parser.parseYaml("workloads:\n  api: [\n"))
+                .isInstanceOf(RulesException.class)
+                .hasMessageContaining("cannot be read at line");
+    }
+
+    @Test
+    void anEmptyManifestIsValid() {
+        assertThat(parser.parseYaml("").resources()).isEmpty();
+    }
+}
