@@ -3,6 +3,8 @@ package dev.polystack.platform.module;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.TemplateChecks;
+import dev.polystack.rules.template.Usage;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -162,8 +164,18 @@ public class ModuleService {
                         "resource type `" + dependency.type() + "` does not exist");
             }
         });
+        JsonNode inputs = tree(request.moduleInputs());
+        TemplateChecks.check(inputs, "module_inputs", Usage.MODULE_INPUT, dependencies.keySet());
+        if (request.moduleParams() != null) {
+            for (String param : new java.util.TreeSet<>(request.moduleParams().keySet())) {
+                if (inputs.has(param)) {
+                    throw PlatformException.invalid("/module_params/" + param,
+                            "is also a module input; a value comes either from the module or from the manifest");
+                }
+            }
+        }
         return new ModuleDefinition(request.moduleSource(), request.moduleSourceCode(),
-                tree(request.moduleParams()), tree(request.moduleInputs()), tree(mapping), tree(dependencies));
+                tree(request.moduleParams()), inputs, tree(mapping), tree(dependencies));
     }
 
     private JsonNode tree(Map<String, ?> value) {

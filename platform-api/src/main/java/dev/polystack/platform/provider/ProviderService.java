@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.polystack.platform.common.ReferenceGuard;
+import dev.polystack.platform.common.TemplateChecks;
+import dev.polystack.rules.template.Usage;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -106,6 +108,7 @@ public class ProviderService {
         if (!configuration.isObject()) {
             throw PlatformException.invalid("/configuration", "must be an object");
         }
+        TemplateChecks.check(configuration, "configuration", Usage.PROVIDER_CONFIGURATION, null);
         Map<String, String> secrets = new TreeMap<>();
         if (request.secrets() == null) {
             secrets.putAll(existingSecrets);

@@ -109,6 +109,27 @@ class ModuleResourceTest {
     }
 
     @Test
+    void placeholdersInInputsAreCheckedByTheRulesEngine() {
+        Map<String, Object> badRoot = module("a");
+        badRoot.put("module_inputs", Map.of("name", "${env.HOME}"));
+        problem(admin().body(badRoot).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
+                .body("errors[0].pointer", equalTo("/module_inputs/name"))
+                .body("errors[0].detail", org.hamcrest.Matchers.containsString("unknown reference root `env`"));
+        Map<String, Object> unclosed = module("b");
+        unclosed.put("module_inputs", Map.of("name", "x-${context.env_id"));
+        problem(admin().body(unclosed).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
+                .body("errors[0].detail", org.hamcrest.Matchers.containsString("unclosed placeholder"));
+        Map<String, Object> undeclared = module("c");
+        undeclared.put("module_inputs", Map.of("subnet", "${resources.other.outputs.id}"));
+        problem(admin().body(undeclared).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
+                .body("errors[0].detail", org.hamcrest.Matchers.containsString("names no dependency"));
+        Map<String, Object> overlap = module("d");
+        overlap.put("module_params", Map.of("name", Map.of("type", "string")));
+        problem(admin().body(overlap).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
+                .body("errors[0].pointer", equalTo("/module_params/name"));
+    }
+
+    @Test
     void theResourceTypeOfAModuleCannotChange() {
         admin().body(module("m")).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
         Map<String, Object> changed = module("m");

@@ -103,6 +103,18 @@ class ProviderResourceTest {
     }
 
     @Test
+    void placeholdersInConfigurationAreChecked() {
+        String org = createOrg();
+        problem(admin().body(Map.of("provider_type", "aws", "id", "x", "source", "hashicorp/aws",
+                        "configuration", Map.of("region", "${shared.dns.outputs.region}")))
+                .post("/api/v1/orgs/{org}/providers", org), 400, "validation")
+                .body("errors[0].pointer", equalTo("/configuration/region"));
+        admin().body(Map.of("provider_type", "aws", "id", "y", "source", "hashicorp/aws",
+                        "configuration", Map.of("region", "${resources.net.outputs.region}", "alias", "${context.env_id}")))
+                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+    }
+
+    @Test
     void aMappedProviderCannotBeDeleted() {
         String org = createOrg();
         admin().body(aws("default")).post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
