@@ -53,6 +53,10 @@ public interface PolystackConfig {
 
         @WithDefault("0.0.0.0")
         String host();
+
+        /** The largest API request body (the state backend takes up to 64 MiB). */
+        @WithDefault("1M")
+        String maxBodySize();
     }
 
     interface Log {

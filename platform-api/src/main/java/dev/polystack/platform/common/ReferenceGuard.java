@@ -26,6 +26,8 @@ public class ReferenceGuard {
     /** Restricts module versions to the latest ones of modules in the same organization as the referenced row. */
     private static final String LATEST_IN_ORG = " and exists (select 1 from module m where m.id = t.module_id"
             + " and m.latest_version = t.number and m.org_id = (select r.org_id from %s r where r.id = ?1))";
+    private static final String ACTIVE_DISPLAY = "(select p.slug || '/' || e.slug from environment e join project p on p.id = e.project_id"
+            + " where e.id = t.environment_id) || ':' || t.res_type || '/' || t.res_class || '/' || t.res_id";
     private static final String MODULE_OF_VERSION = "(select m.slug from module m where m.id = t.module_id)";
 
     private static final Map<String, List<Reference>> REFERENCES = Map.of(
@@ -53,9 +55,11 @@ public class ReferenceGuard {
                                     + LATEST_IN_ORG.formatted("provider"),
                             MODULE_OF_VERSION)),
             "module", List.of(
-                    new Reference("module rules", "module_rule", "t.module_id = ?1", "t.id::text")),
+                    new Reference("module rules", "module_rule", "t.module_id = ?1", "t.id::text"),
+                    new Reference("provisioned resources", "active_resource", "t.module_id = ?1", ACTIVE_DISPLAY)),
             "runner", List.of(
-                    new Reference("runner rules", "runner_rule", "t.runner_id = ?1", "t.id::text")));
+                    new Reference("runner rules", "runner_rule", "t.runner_id = ?1", "t.id::text"),
+                    new Reference("provisioned resources", "active_resource", "t.runner_id = ?1", ACTIVE_DISPLAY)));
 
     @Inject
     EntityManager entityManager;

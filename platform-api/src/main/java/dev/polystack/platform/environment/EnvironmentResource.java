@@ -25,6 +25,13 @@ import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import dev.polystack.platform.deployment.DeploymentView;
+import dev.polystack.platform.deployment.EnvironmentDeletion;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 @Path("/api/v1/orgs/{org}/projects/{project}/envs")
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,6 +44,9 @@ public class EnvironmentResource {
 
     @Inject
     EnvironmentService environments;
+
+    @Inject
+    EnvironmentDeletion deletion;
 
     @GET
     @Operation(operationId = "listEnvironments", summary = "List a project's environments")
@@ -75,10 +85,15 @@ public class EnvironmentResource {
 
     @DELETE
     @Path("/{env}")
-    @Operation(operationId = "deleteEnvironment", summary = "Delete an environment (developers and up)")
-    public RestResponse<Void> delete(@PathParam("org") String org, @PathParam("project") String project,
-                                     @PathParam("env") String env) {
-        environments.delete(access.require(org, Role.DEVELOPER), project, env);
-        return RestResponse.noContent();
+    @Operation(operationId = "deleteEnvironment", summary = "Delete an environment (developers and up). One with resources is "
+            + "destroyed first: the answer is 202 with the destroy deployment, and the environment goes when it succeeds. "
+            + "force=true deletes at once and abandons the resources")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "202", description = "Being destroyed", content = @Content(schema = @Schema(implementation = DeploymentView.class)))
+    public Response delete(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                           @QueryParam("force") boolean force) {
+        return deletion.delete(access.require(org, Role.DEVELOPER), project, env, force)
+                .map(deployment -> Response.accepted(deployment).build())
+                .orElseGet(() -> Response.noContent().build());
     }
 }

@@ -68,13 +68,6 @@ public class EnvironmentService {
         return view(environment, project);
     }
 
-    @Transactional
-    public void delete(OrgScope scope, String project, String id) {
-        Environment environment = require(scope, project, id);
-        references.requireUnused("environment", environment.id(), "environment `" + project + "/" + id + "`");
-        environments.delete(environment);
-    }
-
     /**
      * Resolves the project / environment type / environment criteria of a rule; each may be absent.
      * An environment needs its project; unknown names are 422 problems that name the field.
@@ -109,6 +102,47 @@ public class EnvironmentService {
 
     /** The same criteria by name. */
     public record TargetNames(String projectId, String envTypeId, String envId) {
+    }
+
+    /** An environment of the organization, or a 404 problem. */
+    public EnvironmentRef reference(OrgScope scope, String project, String env) {
+        Environment environment = require(scope, project, env);
+        return ref(environment, project, scope.orgSlug());
+    }
+
+    /** An environment by id, for the engine. */
+    public EnvironmentRef reference(UUID environmentId, String orgSlug) {
+        Environment environment = environments.findById(environmentId);
+        return ref(environment, projects.slugOf(environment.projectId()), orgSlug);
+    }
+
+    /** Locks the environment's row until the transaction ends: deployments of one environment go one at a time. */
+    public void lock(UUID environmentId) {
+        environments.getEntityManager().find(Environment.class, environmentId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    public void moveTo(UUID environmentId, EnvironmentStatus status) {
+        Environment environment = environments.findById(environmentId);
+        if (environment.status() != status) {
+            environment.moveTo(status, clock.instant());
+        }
+    }
+
+    private EnvironmentRef ref(Environment environment, String project, String orgSlug) {
+        return new EnvironmentRef(environment.id(), environment.orgId(), orgSlug, project, environment.slug(),
+                envTypes.slugOf(environment.envTypeId()), environment.status());
+    }
+
+    /** The ids and names of an environment, and its status. */
+    public record EnvironmentRef(UUID id, UUID orgId, String org, String project, String env, String envType,
+                                 EnvironmentStatus status) {
+        public dev.polystack.rules.matching.EnvironmentContext context() {
+            return new dev.polystack.rules.matching.EnvironmentContext(org, project, env, envType);
+        }
+
+        public String path() {
+            return project + "/" + env;
+        }
     }
 
     /** The id of an environment, if the project and the environment exist in the organization. */

@@ -69,6 +69,18 @@ public class ModuleRuleService {
         rules.delete(require(scope, id));
     }
 
+    /** The organization's module rules, as the rules engine needs them. */
+    public java.util.List<dev.polystack.rules.matching.ModuleRule> engineRules(UUID orgId) {
+        java.util.Map<UUID, String[]> modulesById = new java.util.HashMap<>();
+        return rules.all(orgId).stream().map(rule -> {
+            String[] module = modulesById.computeIfAbsent(rule.moduleId(), id -> modules.slugAndType(id));
+            EnvironmentService.TargetNames target = environments.namesOf(
+                    new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
+            return new dev.polystack.rules.matching.ModuleRule(rule.id().toString(), module[0], module[1], rule.resourceClass(),
+                    rule.resourceId(), target.projectId(), target.envTypeId(), target.envId());
+        }).toList();
+    }
+
     private ModuleRule require(OrgScope scope, UUID id) {
         return rules.find(scope.orgId(), id).orElseThrow(() -> PlatformException.notFound("module rule `" + id + "`"));
     }

@@ -16,7 +16,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import dev.polystack.rules.graph.ModuleSpec;
+
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -136,6 +140,37 @@ public class ModuleService {
 
     public Optional<UUID> findId(UUID orgId, String slug) {
         return modules.find(orgId, slug).map(Module::id);
+    }
+
+    /** The latest version of every module of an organization, as the rules engine needs them. */
+    public List<ModuleSpec> specs(UUID orgId) {
+        List<ModuleSpec> specs = new ArrayList<>();
+        for (Module module : modules.list("orgId", orgId)) {
+            ModuleVersion version = versions.find(module.id(), module.latestVersion()).orElseThrow();
+            specs.add(ModuleSpecs.of(module.slug(), version.number(), resourceTypes.slugOf(module.resourceTypeId()), version.definition()));
+        }
+        return specs;
+    }
+
+    /** One module version with its source, for a job. */
+    public Optional<ModuleSource> source(UUID orgId, String slug, int number) {
+        return modules.find(orgId, slug).flatMap(m -> versions.find(m.id(), number)).map(v -> {
+            ModuleDefinition d = v.definition();
+            return new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode());
+        });
+    }
+
+    /** Where a module version's code comes from. */
+    public record ModuleSource(UUID moduleId, String moduleSource, String moduleSourceCode) {
+        public boolean isInline() {
+            return ModuleDefinition.INLINE.equals(moduleSource);
+        }
+    }
+
+    /** The slug and resource type slug of a module. */
+    String[] slugAndType(UUID moduleId) {
+        Module module = modules.findById(moduleId);
+        return new String[]{module.slug(), resourceTypes.slugOf(module.resourceTypeId())};
     }
 
     public String slugOf(UUID moduleId) {

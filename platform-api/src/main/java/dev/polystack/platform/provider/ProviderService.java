@@ -14,6 +14,7 @@ import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.graph.ProviderSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -95,6 +96,18 @@ public class ProviderService {
         Provider provider = require(scope, providerType, id);
         references.requireUnused("provider", provider.id(), "provider `" + providerType + "." + id + "`");
         providers.delete(provider);
+    }
+
+    /** The providers of an organization with their (non-secret) configuration, as the rules engine needs them. */
+    public java.util.List<ProviderSpec> specs(UUID orgId) {
+        return providers.list("orgId", orgId).stream()
+                .map(p -> new ProviderSpec(p.providerType(), p.slug(), p.source(), p.versionConstraint(), (com.fasterxml.jackson.databind.node.ObjectNode) p.configuration()))
+                .toList();
+    }
+
+    /** The secret configuration values of a provider, decrypted; only for the payload of a claimed job. */
+    public Map<String, String> secretsFor(UUID orgId, String providerType, String id) {
+        return providers.find(orgId, providerType, id).map(this::secrets).orElse(Map.of());
     }
 
     /** Whether {@code type.id} names a provider of the organization. */

@@ -11,6 +11,7 @@ import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.rules.OutputSchema;
+import dev.polystack.rules.graph.ResourceTypeSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -84,9 +85,14 @@ public class ResourceTypeService {
         return resourceTypes.findById(id).slug();
     }
 
-    /** The resource types of an organization by slug, as the rules engine needs them. */
-    public List<ResourceTypeView> all(UUID orgId) {
-        return resourceTypes.all(orgId).stream().map(ResourceTypeView::of).toList();
+    /** The resource types of an organization, as the rules engine needs them. */
+    public List<ResourceTypeSpec> specs(UUID orgId) {
+        return resourceTypes.all(orgId).stream().map(t -> new ResourceTypeSpec(t.slug(), t.developerAccessible())).toList();
+    }
+
+    /** The output schema of a resource type of the organization. */
+    public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
+        return resourceTypes.find(orgId, slug).map(t -> OutputSchema.of(t.outputSchema()));
     }
 
     private ResourceType require(OrgScope scope, String id) {

@@ -74,6 +74,13 @@ public class Runner extends VersionedEntity {
         return lastSeenAt;
     }
 
+    /** Records contact, writing at most once every five seconds. */
+    void seen(Instant now) {
+        if (lastSeenAt == null || lastSeenAt.isBefore(now.minusSeconds(5))) {
+            lastSeenAt = now;
+        }
+    }
+
     void define(String description, String publicKey, JsonNode labels, int maxConcurrentJobs, Instant now) {
         this.description = description;
         this.publicKey = publicKey;

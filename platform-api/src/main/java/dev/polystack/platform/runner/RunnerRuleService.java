@@ -73,6 +73,17 @@ public class RunnerRuleService {
         rules.delete(require(scope, id));
     }
 
+    /** The organization's runner rules, as the rules engine needs them. */
+    public java.util.List<dev.polystack.rules.matching.RunnerRule> engineRules(UUID orgId) {
+        return rules.list("orgId", orgId).stream().map(rule -> {
+            EnvironmentService.TargetNames target = environments.namesOf(
+                    new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
+            return new dev.polystack.rules.matching.RunnerRule(rule.id().toString(), runners.slugOf(rule.runnerId()),
+                    target.projectId(), target.envTypeId(), target.envId(),
+                    rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()), rule.resourceClass());
+        }).toList();
+    }
+
     private RunnerRule require(OrgScope scope, UUID id) {
         return rules.find(scope.orgId(), id).orElseThrow(() -> PlatformException.notFound("runner rule `" + id + "`"));
     }

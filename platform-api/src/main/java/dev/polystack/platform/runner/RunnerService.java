@@ -33,6 +33,9 @@ public class RunnerService {
     ReferenceGuard references;
 
     @Inject
+    RunnerWorkload busy;
+
+    @Inject
     ObjectMapper json;
 
     @Inject
@@ -83,6 +86,20 @@ public class RunnerService {
         runners.delete(runner);
     }
 
+    /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
+    public void lockAndTouch(UUID runnerId) {
+        Runner runner = runners.getEntityManager().find(Runner.class, runnerId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        runner.seen(clock.instant());
+    }
+
+    /** Records that a runner was seen, at most every few seconds. */
+    public void touch(UUID runnerId) {
+        Runner runner = runners.findById(runnerId);
+        if (runner != null) {
+            runner.seen(clock.instant());
+        }
+    }
+
     public Optional<UUID> findId(UUID orgId, String slug) {
         return runners.find(orgId, slug).map(Runner::id);
     }
@@ -107,7 +124,8 @@ public class RunnerService {
 
     private RunnerView view(Runner runner) {
         Instant now = clock.instant();
-        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(OFFLINE_AFTER)) ? "offline" : "idle";
+        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(OFFLINE_AFTER)) ? "offline"
+                : busy.running(runner.id()) > 0 ? "busy" : "idle";
         Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
         });
         return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),

@@ -15,6 +15,7 @@ import static dev.polystack.platform.testing.Api.createOrg;
 import static dev.polystack.platform.testing.Api.problem;
 import static dev.polystack.platform.testing.Api.tokenFor;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 @QuarkusTest
@@ -114,15 +115,15 @@ class ModuleResourceTest {
         badRoot.put("module_inputs", Map.of("name", "${env.HOME}"));
         problem(admin().body(badRoot).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
                 .body("errors[0].pointer", equalTo("/module_inputs/name"))
-                .body("errors[0].detail", org.hamcrest.Matchers.containsString("unknown reference root `env`"));
+                .body("errors[0].detail", containsString("unknown reference root `env`"));
         Map<String, Object> unclosed = module("b");
         unclosed.put("module_inputs", Map.of("name", "x-${context.env_id"));
         problem(admin().body(unclosed).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
-                .body("errors[0].detail", org.hamcrest.Matchers.containsString("unclosed placeholder"));
+                .body("errors[0].detail", containsString("unclosed placeholder"));
         Map<String, Object> undeclared = module("c");
         undeclared.put("module_inputs", Map.of("subnet", "${resources.other.outputs.id}"));
         problem(admin().body(undeclared).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
-                .body("errors[0].detail", org.hamcrest.Matchers.containsString("names no dependency"));
+                .body("errors[0].detail", containsString("names no dependency"));
         Map<String, Object> overlap = module("d");
         overlap.put("module_params", Map.of("name", Map.of("type", "string")));
         problem(admin().body(overlap).post("/api/v1/orgs/{org}/modules", org), 400, "validation")

@@ -20,8 +20,15 @@ public record ProblemDetail(
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    /** One wrong part of a request: a JSON pointer (or parameter name) and what was wrong with it. */
+    /**
+     * One wrong part of a request: a JSON pointer (or parameter name) and what was wrong with it; for
+     * manifests also the dotted path into the manifest and the line it is on.
+     */
     @Schema(name = "ProblemFieldError")
-    public record FieldError(String pointer, String detail) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record FieldError(String pointer, String detail, String path, Integer line) {
+        public FieldError(String pointer, String detail) {
+            this(pointer, detail, null, null);
+        }
     }
 }

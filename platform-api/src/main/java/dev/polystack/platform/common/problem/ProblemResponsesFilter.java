@@ -26,7 +26,10 @@ public class ProblemResponsesFilter implements OASFilter {
                 .type(List.of(Schema.SchemaType.OBJECT))
                 .properties(Map.of(
                         "pointer", stringSchema("JSON pointer (or parameter name) of the wrong part"),
-                        "detail", stringSchema("What was wrong with it"))));
+                        "detail", stringSchema("What was wrong with it"),
+                        "path", stringSchema("For manifests: the dotted path, e.g. workloads.api.resources.db.type"),
+                        "line", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER))
+                                .description("For manifests: the line of the manifest it is on, when known"))));
         openAPI.getComponents().addSchema("Problem", OASFactory.createSchema()
                 .type(List.of(Schema.SchemaType.OBJECT))
                 .description("RFC 9457 problem details")

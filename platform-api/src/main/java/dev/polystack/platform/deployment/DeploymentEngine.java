@@ -1,0 +1,390 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.crypto.SecretBox;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.organization.OrganizationService;
+import dev.polystack.platform.provider.ProviderService;
+import dev.polystack.platform.resource.ActiveResource;
+import dev.polystack.platform.resource.ActiveResourceService;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
+import dev.polystack.rules.graph.GraphNode;
+import dev.polystack.rules.graph.Outputs;
+import dev.polystack.rules.graph.Resolution;
+import dev.polystack.rules.graph.Resolver;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Drives deployments forward. Stateless: every step reads the facts from PostgreSQL and writes the
+ * next ones in the same transaction, under a lock of the environment's row, so any replica can advance
+ * any deployment and a restart loses nothing. {@link #advance} is called when a deployment is created,
+ * when a job ends, and by the sweeper.
+ *
+ * <p>Lock order, everywhere: environment → deployment → job → node (claims: runner → job → node).
+ */
+@ApplicationScoped
+public class DeploymentEngine {
+
+    private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    NodeRepository nodes;
+
+    @Inject
+    JobRepository jobs;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    OrganizationService organizations;
+
+    @Inject
+    ActiveResourceService activeResources;
+
+    @Inject
+    ProviderService providers;
+
+    @Inject
+    Notifications notifications;
+
+    @Inject
+    SecretBox secretBox;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    EngineSettings settings;
+
+    @Inject
+    EnvironmentDeletion environmentDeletion;
+
+    @Inject
+    dev.polystack.platform.state.StateService states;
+
+    @Inject
+    Clock clock;
+
+    /** Moves a deployment as far as the facts allow: start it, skip, dispatch, finish. */
+    @Transactional
+    public void advance(UUID deploymentId) {
+        Deployment unlocked = deployments.findById(deploymentId);
+        if (unlocked == null || unlocked.status().isTerminal()) {
+            return;
+        }
+        environments.lock(unlocked.environmentId());
+        Deployment deployment = deployments.lock(deploymentId);
+        advanceLocked(deployment);
+    }
+
+    /** The same, for a caller that already holds the environment's and the deployment's locks. */
+    void advanceLocked(Deployment deployment) {
+        Instant now = clock.instant();
+        if (deployment.status().isTerminal()) {
+            return;
+        }
+        if (deployment.status() == DeploymentStatus.QUEUED) {
+            Optional<Deployment> head = deployments.head(deployment.environmentId());
+            if (head.isPresent() && !head.get().id().equals(deployment.id())) {
+                return;
+            }
+            if (deployment.cancelRequested()) {
+                deployment.finish(DeploymentStatus.CANCELLED, "cancelled before it started", now);
+                finished(deployment);
+                return;
+            }
+            deployment.start(now);
+        }
+        EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+        if (deployment.cancelRequested()) {
+            for (UUID nodeId : jobs.cancelQueued(deployment.id(), now)) {
+                DeploymentNode node = nodes.lock(nodeId);
+                if (node.status() == NodeStatus.QUEUED) {
+                    node.end(NodeStatus.CANCELLED, "cancelled", null, now);
+                }
+            }
+        }
+        List<DeploymentNode> all = nodes.of(deployment.id());
+        Map<UUID, Set<UUID>> waitsFor = waitsFor(all, nodes.edges(deployment.id()));
+        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
+        all.forEach(n -> byId.put(n.id(), n));
+        boolean progressed = true;
+        while (progressed) {
+            progressed = false;
+            for (DeploymentNode node : all) {
+                if (node.status() != NodeStatus.PENDING) {
+                    continue;
+                }
+                if (deployment.cancelRequested()) {
+                    node.end(NodeStatus.CANCELLED, "cancelled", null, now);
+                    progressed = true;
+                    continue;
+                }
+                Set<UUID> dependencies = waitsFor.getOrDefault(node.id(), Set.of());
+                if (dependencies.stream().anyMatch(id -> !byId.get(id).status().isTerminal())) {
+                    continue;
+                }
+                Optional<DeploymentNode> blocker = dependencies.stream().map(byId::get)
+                        .filter(d -> !d.status().letsDependentsRun()).findFirst();
+                if (blocker.isPresent()) {
+                    node.end(NodeStatus.SKIPPED, skipReason(node, blocker.get()), null, now);
+                } else {
+                    dispatch(deployment, environment, node, now);
+                }
+                progressed = true;
+            }
+        }
+        if (all.stream().allMatch(n -> n.status().isTerminal())) {
+            long failed = all.stream().filter(n -> n.status() == NodeStatus.FAILED).count();
+            DeploymentStatus outcome = deployment.cancelRequested() ? DeploymentStatus.CANCELLED
+                    : failed > 0 ? DeploymentStatus.FAILED : DeploymentStatus.SUCCEEDED;
+            String error = failed == 0 ? null : failed + " of " + all.size() + " resources failed";
+            deployment.finish(outcome, error, now);
+            finished(deployment);
+        }
+    }
+
+    /**
+     * Which nodes each node waits for. Apply and plan nodes wait for their dependencies; a destroy node
+     * waits for the resources that depend on it to be destroyed, and in a deployment that also applies,
+     * for every apply node (removals happen after the rest).
+     */
+    private static Map<UUID, Set<UUID>> waitsFor(List<DeploymentNode> all, List<NodeRepository.Edge> edges) {
+        Map<UUID, Set<UUID>> waits = new java.util.HashMap<>();
+        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
+        all.forEach(n -> byId.put(n.id(), n));
+        for (NodeRepository.Edge edge : edges) {
+            DeploymentNode from = byId.get(edge.from());
+            if (from.operation() == NodeOperation.DESTROY) {
+                waits.computeIfAbsent(edge.to(), k -> new java.util.HashSet<>()).add(edge.from());
+            } else if (from.operation() == NodeOperation.APPLY) {
+                waits.computeIfAbsent(edge.from(), k -> new java.util.HashSet<>()).add(edge.to());
+            }
+        }
+        List<UUID> applies = all.stream().filter(n -> n.operation() == NodeOperation.APPLY).map(DeploymentNode::id).toList();
+        if (!applies.isEmpty()) {
+            all.stream().filter(n -> n.operation() == NodeOperation.DESTROY)
+                    .forEach(n -> waits.computeIfAbsent(n.id(), k -> new java.util.HashSet<>()).addAll(applies));
+        }
+        return waits;
+    }
+
+    private static String skipReason(DeploymentNode node, DeploymentNode blocker) {
+        if (node.operation() == NodeOperation.DESTROY && blocker.operation() == NodeOperation.APPLY) {
+            return "not removed: " + blocker.identity() + " did not succeed, so removals were left alone";
+        }
+        return "dependency " + blocker.identity() + " " + blocker.status().wireName();
+    }
+
+    /** Resolves a node, skips it when nothing changed, or queues a job for its runner. */
+    private void dispatch(Deployment deployment, EnvironmentRef environment, DeploymentNode node, Instant now) {
+        ResolvedNode resolved;
+        String action;
+        Optional<ActiveResource> active = activeResources.find(environment.id(), node.identity());
+        try {
+            switch (node.operation()) {
+                case DESTROY -> {
+                    if (active.isEmpty()) {
+                        node.end(NodeStatus.SUCCEEDED, null, null, now);
+                        return;
+                    }
+                    resolved = read(activeResources.resolvedOf(active.get()));
+                    action = "delete";
+                }
+                case PLAN -> {
+                    Resolution resolution = resolve(node, environment, true);
+                    if (!resolution.isComplete()) {
+                        node.end(NodeStatus.SKIPPED, "cannot plan yet: " + String.join(", ", new java.util.TreeSet<>(resolution.unknown()))
+                                + " depend on outputs that only an apply will produce", null, now);
+                        return;
+                    }
+                    resolved = toResolved(resolution);
+                    action = active.isPresent() ? "update" : "create";
+                }
+                default -> {
+                    resolved = node.spec().has("fixed") ? read(open(node)) : toResolved(resolve(node, environment, false));
+                    action = active.isPresent() ? "update" : "create";
+                }
+            }
+        } catch (RulesException e) {
+            node.end(NodeStatus.FAILED, e.getMessage(), null, now);
+            return;
+        }
+        String digest = digest(environment, node.moduleSlug(), node.moduleVersion(), node.spec(), resolved);
+        byte[] sealed = secretBox.seal(write(resolved), node.resolvedBinding());
+        if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
+                && active.get().inputsDigest().equals(digest)) {
+            node.unchanged(sealed, digest, now);
+            return;
+        }
+        node.queue(action, sealed, digest, now);
+        enqueue(deployment, node, now);
+    }
+
+    /** Creates the job for a node's current attempt and wakes its runner's waiting claims. */
+    private void enqueue(Deployment deployment, DeploymentNode node, Instant now) {
+        Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(), now);
+        jobs.persist(job);
+        notifications.notifyOnCommit(Notifications.JOBS, node.runnerId().toString());
+    }
+
+    private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient) {
+        GraphNode graphNode = NodeSpecs.read(json, node.spec());
+        Map<ResourceIdentity, Outputs> outputs = activeResources.outputs(environment.id());
+        return Resolver.resolve(graphNode, environment.context(), outputs::get, lenient);
+    }
+
+    private ResolvedNode toResolved(Resolution resolution) {
+        return new ResolvedNode(resolution.inputs(), new ArrayList<>(new java.util.TreeSet<>(resolution.sensitiveInputs())),
+                new TreeMap<>(resolution.providerConfigurations()),
+                new ArrayList<>(new java.util.TreeSet<>(resolution.sensitiveProviderFields())));
+    }
+
+    /**
+     * What decides whether a node must run again: module version, resolved inputs, provider configuration
+     * and (by digest only) the providers' secret values.
+     */
+    String digest(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
+        ObjectNode document = json.createObjectNode();
+        document.put("module", moduleSlug);
+        document.put("version", moduleVersion == null ? 0 : moduleVersion);
+        document.set("inputs", resolved.inputs());
+        document.set("providers", json.valueToTree(resolved.providers()));
+        ObjectNode secrets = document.putObject("provider_secrets");
+        NodeSpecs.providerKeys(spec).forEach((local, key) -> {
+            String[] parts = key.split("\\.", 2);
+            secrets.put(local, Digests.of(json.valueToTree(new TreeMap<>(providers.secretsFor(environment.orgId(), parts[0], parts[1])))));
+        });
+        return Digests.of(document);
+    }
+
+    /** Applies what a runner reported, then advances the deployment. */
+    @Transactional
+    public void jobEnded(UUID jobId, JobOutcome outcome) {
+        Job unlocked = jobs.findById(jobId);
+        environments.lock(deployments.findById(unlocked.deploymentId()).environmentId());
+        Deployment deployment = deployments.lock(unlocked.deploymentId());
+        Job job = jobs.lock(jobId).orElseThrow();
+        if (job.status() != JobStatus.RUNNING) {
+            return;
+        }
+        Instant now = clock.instant();
+        DeploymentNode node = nodes.lock(job.nodeId());
+        job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
+        states.releaseLocksOf(job.id());
+        EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+        if (outcome.status() == NodeStatus.SUCCEEDED) {
+            switch (node.operation()) {
+                case APPLY -> activeResources.record(new dev.polystack.platform.resource.Provisioned(environment.id(),
+                        node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
+                        node.inputsDigest(), open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
+                        outcome.resources(), dependenciesOf(deployment, node), deployment.id()));
+                case DESTROY -> activeResources.remove(environment.id(), node.identity());
+                default -> {
+                }
+            }
+        }
+        node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
+        advanceLocked(deployment);
+    }
+
+    /** A job whose lease expired: its runner is lost. Retries the node when attempts remain. */
+    @Transactional
+    public void leaseExpired(UUID jobId) {
+        Job unlocked = jobs.findById(jobId);
+        environments.lock(deployments.findById(unlocked.deploymentId()).environmentId());
+        Deployment deployment = deployments.lock(unlocked.deploymentId());
+        Job job = jobs.lock(jobId).orElseThrow();
+        Instant now = clock.instant();
+        if (job.status() != JobStatus.RUNNING || job.holdsLease(now)) {
+            return;
+        }
+        job.end(JobStatus.LOST, now);
+        states.releaseLocksOf(job.id());
+        DeploymentNode node = nodes.lock(job.nodeId());
+        LOG.warnf("Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
+        if (!deployment.cancelRequested() && node.attempt() < settings.maxAttempts()) {
+            node.requeue(now);
+            enqueue(deployment, node, now);
+        } else {
+            node.end(deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+                    "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")", null, now);
+        }
+        advanceLocked(deployment);
+    }
+
+    /** The resources a node depends on, for destroying in the right order later. */
+    private JsonNode dependenciesOf(Deployment deployment, DeploymentNode node) {
+        var array = json.createArrayNode();
+        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
+        nodes.of(deployment.id()).forEach(n -> byId.put(n.id(), n));
+        for (NodeRepository.Edge edge : nodes.edges(deployment.id())) {
+            if (edge.from().equals(node.id())) {
+                ResourceIdentity to = byId.get(edge.to()).identity();
+                array.addObject().put("type", to.type()).put("class", to.resourceClass()).put("id", to.id()).put("alias", edge.alias());
+            }
+        }
+        return array;
+    }
+
+    /** After a deployment ends: wake its waiters, settle the environment, start the next one. */
+    private void finished(Deployment deployment) {
+        notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
+        if (deployment.deletesEnvironment()) {
+            if (deployment.status() == DeploymentStatus.SUCCEEDED) {
+                environmentDeletion.deleteNow(deployment.environmentId());
+                return;
+            }
+            environments.moveTo(deployment.environmentId(), EnvironmentStatus.DELETE_FAILED);
+        }
+        deployments.head(deployment.environmentId()).ifPresent(this::advanceLocked);
+    }
+
+    private String organizationSlug(Deployment deployment) {
+        return organizations.slugsOf(List.of(deployment.orgId())).get(deployment.orgId());
+    }
+
+    byte[] open(DeploymentNode node) {
+        return secretBox.open(node.sealedResolved(), node.resolvedBinding());
+    }
+
+    ResolvedNode read(byte[] resolved) {
+        try {
+            return json.readValue(resolved, ResolvedNode.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private byte[] write(ResolvedNode resolved) {
+        try {
+            return json.writeValueAsBytes(resolved);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.rules.ResourceIdentity;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One resource of a deployment. {@code spec} is what the rules engine decided (module version, runner,
+ * unresolved inputs and provider configuration); {@code resolved} is the sealed result of resolving it
+ * when the node was dispatched.
+ */
+@Entity
+@Table(name = "deployment_node")
+public class DeploymentNode {
+
+    @Id
+    private UUID id;
+
+    @Column(name = "deployment_id", nullable = false, updatable = false)
+    private UUID deploymentId;
+
+    @Column(name = "res_type", nullable = false, updatable = false)
+    private String resType;
+
+    @Column(name = "res_class", nullable = false, updatable = false)
+    private String resClass;
+
+    @Column(name = "res_id", nullable = false, updatable = false)
+    private String resId;
+
+    @Column(nullable = false, updatable = false)
+    private String path;
+
+    @Column(nullable = false, updatable = false)
+    private String operation;
+
+    private String action;
+
+    @Convert(converter = NodeStatus.Converter.class)
+    @Column(nullable = false)
+    private NodeStatus status;
+
+    @Column(name = "module_id")
+    private UUID moduleId;
+
+    @Column(name = "module_slug")
+    private String moduleSlug;
+
+    @Column(name = "module_version")
+    private Integer moduleVersion;
+
+    @Column(name = "runner_id")
+    private UUID runnerId;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(nullable = false)
+    private JsonNode spec;
+
+    private byte[] resolved;
+
+    @Column(name = "inputs_digest")
+    private String inputsDigest;
+
+    @Column(nullable = false)
+    private int attempt;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "plan_summary")
+    private JsonNode planSummary;
+
+    private String error;
+
+    @Column(name = "queued_at")
+    private Instant queuedAt;
+
+    @Column(name = "started_at")
+    private Instant startedAt;
+
+    @Column(name = "finished_at")
+    private Instant finishedAt;
+
+    @Version
+    private long version;
+
+    protected DeploymentNode() {
+    }
+
+    /** Gives a node (of a rollback) the resolution it copies. */
+    void preset(byte[] sealedResolved) {
+        this.resolved = sealedResolved;
+    }
+
+    DeploymentNode(UUID deploymentId, ResourceIdentity identity, String path, NodeOperation operation, UUID moduleId,
+                   String moduleSlug, Integer moduleVersion, UUID runnerId, JsonNode spec) {
+        this.id = UUID.randomUUID();
+        this.deploymentId = deploymentId;
+        this.resType = identity.type();
+        this.resClass = identity.resourceClass();
+        this.resId = identity.id();
+        this.path = path;
+        this.operation = operation.wireName();
+        this.status = NodeStatus.PENDING;
+        this.moduleId = moduleId;
+        this.moduleSlug = moduleSlug;
+        this.moduleVersion = moduleVersion;
+        this.runnerId = runnerId;
+        this.spec = spec;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public UUID deploymentId() {
+        return deploymentId;
+    }
+
+    public ResourceIdentity identity() {
+        return new ResourceIdentity(resType, resClass, resId);
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public NodeOperation operation() {
+        return NodeOperation.fromWire(operation);
+    }
+
+    public String action() {
+        return action;
+    }
+
+    public NodeStatus status() {
+        return status;
+    }
+
+    public UUID moduleId() {
+        return moduleId;
+    }
+
+    public String moduleSlug() {
+        return moduleSlug;
+    }
+
+    public Integer moduleVersion() {
+        return moduleVersion;
+    }
+
+    public UUID runnerId() {
+        return runnerId;
+    }
+
+    public JsonNode spec() {
+        return spec.deepCopy();
+    }
+
+    byte[] sealedResolved() {
+        return resolved;
+    }
+
+    String resolvedBinding() {
+        return "node:" + id;
+    }
+
+    public String inputsDigest() {
+        return inputsDigest;
+    }
+
+    public int attempt() {
+        return attempt;
+    }
+
+    public JsonNode planSummary() {
+        return planSummary;
+    }
+
+    public String error() {
+        return error;
+    }
+
+    public Instant queuedAt() {
+        return queuedAt;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public Instant finishedAt() {
+        return finishedAt;
+    }
+
+    void queue(String action, byte[] sealedResolved, String inputsDigest, Instant now) {
+        moveTo(NodeStatus.QUEUED);
+        this.action = action;
+        this.resolved = sealedResolved;
+        this.inputsDigest = inputsDigest;
+        this.attempt++;
+        this.queuedAt = now;
+    }
+
+    /** Another attempt after the runner was lost. */
+    void requeue(Instant now) {
+        moveTo(NodeStatus.QUEUED);
+        this.attempt++;
+        this.queuedAt = now;
+    }
+
+    void run(Instant now) {
+        moveTo(NodeStatus.RUNNING);
+        this.startedAt = now;
+    }
+
+    void end(NodeStatus outcome, String error, JsonNode planSummary, Instant now) {
+        moveTo(outcome);
+        this.error = error;
+        if (planSummary != null) {
+            this.planSummary = planSummary;
+        }
+        this.finishedAt = now;
+    }
+
+    void unchanged(byte[] sealedResolved, String inputsDigest, Instant now) {
+        moveTo(NodeStatus.UNCHANGED);
+        this.action = "no-op";
+        this.resolved = sealedResolved;
+        this.inputsDigest = inputsDigest;
+        this.finishedAt = now;
+    }
+
+    private void moveTo(NodeStatus next) {
+        if (!status.canMoveTo(next)) {
+            throw new IllegalStateException("node " + identity() + " cannot go from " + status.wireName() + " to " + next.wireName());
+        }
+        status = next;
+    }
+}

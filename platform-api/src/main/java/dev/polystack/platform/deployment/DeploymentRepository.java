@@ -1,0 +1,49 @@
+package dev.polystack.platform.deployment;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@ApplicationScoped
+class DeploymentRepository implements PanacheRepositoryBase<Deployment, UUID> {
+
+    Deployment lock(UUID id) {
+        return getEntityManager().find(Deployment.class, id, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    Optional<Deployment> find(UUID environmentId, UUID id) {
+        return find("environmentId = ?1 and id = ?2", environmentId, id).firstResultOptional();
+    }
+
+    /** The deployment of an environment that runs now, or else the oldest queued one. */
+    Optional<Deployment> head(UUID environmentId) {
+        return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
+                List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).firstResultOptional()
+                .map(first -> find("environmentId = ?1 and status = ?2", environmentId, DeploymentStatus.RUNNING)
+                        .firstResultOptional().orElse(first));
+    }
+
+    Optional<Deployment> byIdempotencyKey(UUID environmentId, String key, Instant notBefore) {
+        return find("environmentId = ?1 and idempotencyKey = ?2 and createdAt >= ?3", environmentId, key, notBefore)
+                .firstResultOptional();
+    }
+
+    /** Newest first; the sort key is "createdAt|id". */
+    List<Deployment> page(UUID environmentId, Instant before, UUID beforeId, int limit) {
+        if (before == null) {
+            return find("environmentId = ?1 order by createdAt desc, id desc", environmentId).page(0, limit + 1).list();
+        }
+        return find("environmentId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                environmentId, before, beforeId).page(0, limit + 1).list();
+    }
+
+    List<UUID> unfinished(int limit) {
+        return getEntityManager().createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
+                .setParameter(1, List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING)).setMaxResults(limit).getResultList();
+    }
+}

@@ -1,0 +1,198 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Durations;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.security.AccessService;
+import dev.polystack.platform.security.OrgScope;
+import dev.polystack.platform.security.Role;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+@Path("/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "Deployments")
+public class DeploymentResource {
+
+    @Inject
+    AccessService access;
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    LogService logs;
+
+    @Inject
+    Notifications notifications;
+
+    @Inject
+    ObjectMapper json;
+
+    @POST
+    @Operation(operationId = "createDeployment", summary = "Start a deployment (plan, deploy, destroy, rollback), or get a dry-run at once (developers and up)")
+    @APIResponse(responseCode = "201", description = "The deployment, queued or running",
+            content = @Content(schema = @Schema(implementation = DeploymentView.class)))
+    @APIResponse(responseCode = "200", description = "A dry-run, or the deployment an earlier request with the same Idempotency-Key made",
+            content = @Content(schema = @Schema(oneOf = {DryRunView.class, DeploymentView.class})))
+    public Response create(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                           @HeaderParam("Idempotency-Key") @Size(max = 200) String idempotencyKey,
+                           @Valid @NotNull CreateDeploymentRequest request, @Context UriInfo uriInfo) {
+        OrgScope scope = access.require(org, Role.DEVELOPER);
+        if (request.mode() == DeploymentMode.DRY_RUN) {
+            return Response.ok(deployments.dryRun(scope, project, env, request.manifestVersion())).build();
+        }
+        DeploymentService.Created created = deployments.create(scope, project, env, request,
+                idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim());
+        if (created.replayed()) {
+            return Response.ok(created.deployment()).build();
+        }
+        return Response.created(uriInfo.getAbsolutePathBuilder().path(created.deployment().id().toString()).build())
+                .entity(created.deployment()).build();
+    }
+
+    @GET
+    @Operation(operationId = "listDeployments", summary = "List the environment's deployments, newest first")
+    public Page<DeploymentView> list(@PathParam("org") String org, @PathParam("project") String project,
+                                     @PathParam("env") String env, @BeanParam PageRequest page) {
+        return deployments.list(access.require(org, Role.VIEWER), project, env, page);
+    }
+
+    @GET
+    @Path("/{id}")
+    @Operation(operationId = "getDeployment", summary = "Get a deployment with the status of every resource")
+    public DeploymentView get(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                              @PathParam("id") UUID id) {
+        return deployments.get(access.require(org, Role.VIEWER), project, env, id);
+    }
+
+    @POST
+    @Path("/{id}/cancel")
+    @Operation(operationId = "cancelDeployment", summary = "Cancel a deployment: nothing new starts, running jobs are interrupted (developers and up)")
+    public DeploymentView cancel(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                                 @PathParam("id") UUID id) {
+        return deployments.cancel(access.require(org, Role.DEVELOPER), project, env, id);
+    }
+
+    @GET
+    @Path("/{id}/wait")
+    @Operation(operationId = "waitForDeployment", summary = "Wait up to `timeout` (default 30s, at most 300s) for the deployment to end; returns it either way")
+    public Uni<DeploymentView> await(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                                     @PathParam("id") UUID id, @QueryParam("timeout") String timeout) {
+        Duration limit = Durations.parse(timeout, Duration.ofSeconds(30), Duration.ofMinutes(5), "timeout");
+        return Uni.createFrom().item(() -> access.require(org, Role.VIEWER))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .chain(scope -> {
+                    String key = id.toString();
+                    LongPoll.Waiter waiter = new LongPoll.Waiter() {
+                        @Override
+                        public CompletableFuture<Void> register() {
+                            return notifications.await(Notifications.DEPLOYMENTS, key);
+                        }
+
+                        @Override
+                        public void unregister(CompletableFuture<Void> future) {
+                            notifications.forget(Notifications.DEPLOYMENTS, key, future);
+                        }
+                    };
+                    return LongPoll.until(() -> deployments.isTerminal(scope, project, env, id) ? Optional.of(true) : Optional.<Boolean>empty(),
+                                    waiter, limit)
+                            .chain(ignored -> Uni.createFrom().item(() -> deployments.get(scope, project, env, id))
+                                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));
+                });
+    }
+
+    @GET
+    @Path("/{id}/graph")
+    @Operation(operationId = "getDeploymentGraph", summary = "The deployment's resource graph: nodes with status, and edges")
+    public GraphView graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                           @PathParam("id") UUID id) {
+        return deployments.graph(access.require(org, Role.VIEWER), project, env, id);
+    }
+
+    @GET
+    @Path("/{id}/logs")
+    @Produces({MediaType.APPLICATION_JSON, MediaType.SERVER_SENT_EVENTS})
+    @Operation(operationId = "getDeploymentLogs", summary = "The deployment's logs, all or of one resource (node=type/class/id); "
+            + "with follow=true, Server-Sent Events until the deployment ends")
+    public Response logs(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                         @PathParam("id") UUID id, @QueryParam("node") String node, @QueryParam("follow") boolean follow,
+                         @BeanParam PageRequest page) {
+        OrgScope scope = access.require(org, Role.VIEWER);
+        if (!follow) {
+            return Response.ok(logs.read(scope, project, env, id, node, page), MediaType.APPLICATION_JSON).build();
+        }
+        UUID deployment = logs.requireDeployment(scope, project, env, id);
+        StreamingOutput stream = output -> follow(deployment, node, output);
+        return Response.ok(stream, MediaType.SERVER_SENT_EVENTS).header("Cache-Control", "no-cache").build();
+    }
+
+    /** Sends every batch as it is stored, one event per line, and an {@code end} event when the deployment ends. */
+    private void follow(UUID deployment, String node, OutputStream output) throws java.io.IOException {
+        long position = 0;
+        while (true) {
+            boolean finished = logs.finished(deployment);
+            List<LogService.Batch> batches = logs.after(deployment, node, position, 100);
+            for (LogService.Batch batch : batches) {
+                for (LogLine line : batch.lines()) {
+                    output.write(("event: log\ndata: " + json.writeValueAsString(line) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                }
+                position = batch.sequence();
+            }
+            output.flush();
+            if (batches.isEmpty() && finished) {
+                output.write("event: end\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8));
+                output.flush();
+                return;
+            }
+            if (batches.isEmpty()) {
+                CompletableFuture<Void> wake = notifications.await(Notifications.DEPLOYMENTS, deployment.toString());
+                try {
+                    wake.get(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // poll again
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } finally {
+                    notifications.forget(Notifications.DEPLOYMENTS, deployment.toString(), wake);
+                }
+            }
+        }
+    }
+
+}

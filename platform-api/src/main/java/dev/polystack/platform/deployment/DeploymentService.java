@@ -1,0 +1,438 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.crypto.SecretBox;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.manifest.GraphPlanner;
+import dev.polystack.platform.manifest.ManifestService;
+import dev.polystack.platform.manifest.ManifestVersion;
+import dev.polystack.platform.module.ModuleService;
+import dev.polystack.platform.resource.ActiveResource;
+import dev.polystack.platform.resource.ActiveResourceService;
+import dev.polystack.platform.runner.RunnerService;
+import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.graph.Edge;
+import dev.polystack.rules.graph.GraphNode;
+import dev.polystack.rules.graph.ResourceGraph;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** Creating, listing, cancelling deployments; the engine moves them forward. */
+@ApplicationScoped
+public class DeploymentService {
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    NodeRepository nodes;
+
+    @Inject
+    JobRepository jobs;
+
+    @Inject
+    DeploymentEngine engine;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    ManifestService manifests;
+
+    @Inject
+    GraphPlanner planner;
+
+    @Inject
+    ModuleService modules;
+
+    @Inject
+    RunnerService runners;
+
+    @Inject
+    ActiveResourceService activeResources;
+
+    @Inject
+    EngineSettings settings;
+
+    @Inject
+    SecretBox secretBox;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Clock clock;
+
+    /** The result of a create: the deployment, and whether it was made now or found by its idempotency key. */
+    public record Created(DeploymentView deployment, boolean replayed) {
+    }
+
+    @Transactional
+    public Created create(OrgScope scope, String project, String env, CreateDeploymentRequest request, String idempotencyKey) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        Instant now = clock.instant();
+        environments.lock(environment.id());
+        if (idempotencyKey != null) {
+            Optional<Deployment> earlier = deployments.byIdempotencyKey(environment.id(), idempotencyKey,
+                    now.minus(settings.idempotencyWindow()));
+            if (earlier.isPresent()) {
+                return new Created(view(earlier.get(), environment, true), true);
+            }
+        }
+        if (environment.status() != EnvironmentStatus.ACTIVE && !(environment.status() == EnvironmentStatus.DELETE_FAILED
+                && request.mode() == DeploymentMode.DESTROY)) {
+            throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
+                    + "; it takes no new deployments");
+        }
+        boolean force = Boolean.TRUE.equals(request.force());
+        Deployment deployment = switch (request.mode()) {
+            case PLAN, DEPLOY -> fromManifest(scope, environment, request, force, idempotencyKey, now);
+            case DESTROY -> destroy(scope, environment, force, false, idempotencyKey, now);
+            case ROLLBACK -> rollback(scope, environment, request, force, idempotencyKey, now);
+            case DRY_RUN -> throw new IllegalArgumentException("dry-run is answered by dryRun");
+        };
+        engine.advanceLocked(deployments.lock(deployment.id()));
+        return new Created(view(deployment, environment, true), false);
+    }
+
+    /** The manifest's graph, with removals of active resources the graph no longer has. */
+    private Deployment fromManifest(OrgScope scope, EnvironmentRef environment, CreateDeploymentRequest request, boolean force,
+                                    String idempotencyKey, Instant now) {
+        ManifestVersion manifest = manifest(environment, request.manifestVersion());
+        ResourceGraph graph = planner.expand(environment, manifest.content(), manifest.format());
+        Deployment deployment = begin(scope, environment, request.mode(), manifest.number(), null, force, false, idempotencyKey, now);
+        NodeOperation operation = request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY;
+        Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
+        for (GraphNode node : graph.nodes().values()) {
+            UUID moduleId = modules.findId(environment.orgId(), node.module().id()).orElse(null);
+            UUID runnerId = runners.findId(environment.orgId(), node.runnerId())
+                    .orElseThrow(() -> PlatformException.unprocessable(node.path(), "runner `" + node.runnerId() + "` does not exist"));
+            DeploymentNode entity = new DeploymentNode(deployment.id(), node.identity(), node.path(), operation, moduleId,
+                    node.module().id(), node.module().version(), runnerId, NodeSpecs.write(node));
+            nodes.persist(entity);
+            created.put(node.identity(), entity);
+        }
+        nodes.flush();
+        for (Edge edge : graph.edges()) {
+            nodes.addEdge(deployment.id(), created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias());
+        }
+        if (operation == NodeOperation.APPLY) {
+            addRemovals(deployment, environment, created.keySet());
+        }
+        return deployment;
+    }
+
+    /** Tears every active resource down, dependents first. */
+    Deployment destroy(OrgScope scope, EnvironmentRef environment, boolean force, boolean deleteEnvironment, String idempotencyKey,
+                       Instant now) {
+        Deployment deployment = begin(scope, environment, DeploymentMode.DESTROY, null, null, force, deleteEnvironment,
+                idempotencyKey, now);
+        addRemovals(deployment, environment, java.util.Set.of());
+        return deployment;
+    }
+
+    /** Deploys again the module versions and resolved inputs an earlier deployment applied. */
+    private Deployment rollback(OrgScope scope, EnvironmentRef environment, CreateDeploymentRequest request, boolean force,
+                                String idempotencyKey, Instant now) {
+        if (request.rollbackTo() == null) {
+            throw PlatformException.invalid("/rollback_to", "is required for a rollback: the id of the deployment to go back to");
+        }
+        Deployment source = deployments.find(environment.id(), request.rollbackTo())
+                .orElseThrow(() -> PlatformException.unprocessable("/rollback_to", "deployment `" + request.rollbackTo()
+                        + "` is not a deployment of `" + environment.path() + "`"));
+        if (!source.status().isTerminal() || (source.mode() != DeploymentMode.DEPLOY && source.mode() != DeploymentMode.ROLLBACK)) {
+            throw PlatformException.unprocessable("/rollback_to", "only a finished deploy or rollback can be rolled back to");
+        }
+        Deployment deployment = begin(scope, environment, DeploymentMode.ROLLBACK, source.manifestNumber(), source.id(), force,
+                false, idempotencyKey, now);
+        Map<UUID, DeploymentNode> copies = new HashMap<>();
+        Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
+        for (DeploymentNode original : nodes.of(source.id())) {
+            if (original.operation() != NodeOperation.APPLY || original.sealedResolved() == null
+                    || !original.status().letsDependentsRun()) {
+                continue;
+            }
+            DeploymentNode copy = new DeploymentNode(deployment.id(), original.identity(), original.path(), NodeOperation.APPLY,
+                    original.moduleId(), original.moduleSlug(), original.moduleVersion(), original.runnerId(),
+                    NodeSpecs.fixed(original.spec()));
+            copy.preset(secretBox.seal(engine.open(original), copy.resolvedBinding()));
+            nodes.persist(copy);
+            copies.put(original.id(), copy);
+            created.put(copy.identity(), copy);
+        }
+        if (created.isEmpty()) {
+            throw PlatformException.unprocessable("/rollback_to", "deployment `" + source.id() + "` applied no resource to go back to");
+        }
+        nodes.flush();
+        for (NodeRepository.Edge edge : nodes.edges(source.id())) {
+            if (copies.containsKey(edge.from()) && copies.containsKey(edge.to())) {
+                nodes.addEdge(deployment.id(), copies.get(edge.from()).id(), copies.get(edge.to()).id(), edge.alias());
+            }
+        }
+        addRemovals(deployment, environment, created.keySet());
+        return deployment;
+    }
+
+    /** A destroy node for each active resource not kept, and edges so that dependents go first. */
+    private void addRemovals(Deployment deployment, EnvironmentRef environment, java.util.Set<ResourceIdentity> kept) {
+        Map<ResourceIdentity, DeploymentNode> removals = new HashMap<>();
+        List<ActiveResource> active = activeResources.of(environment.id());
+        for (ActiveResource resource : active) {
+            if (kept.contains(resource.identity())) {
+                continue;
+            }
+            DeploymentNode node = new DeploymentNode(deployment.id(), resource.identity(), "active." + resource.identity(),
+                    NodeOperation.DESTROY, resource.moduleId(), resource.moduleSlug(), resource.moduleVersion(),
+                    resource.runnerId(), resource.spec());
+            nodes.persist(node);
+            removals.put(resource.identity(), node);
+        }
+        nodes.flush();
+        for (ActiveResource resource : active) {
+            DeploymentNode from = removals.get(resource.identity());
+            if (from == null) {
+                continue;
+            }
+            for (JsonNode dependency : resource.dependencies()) {
+                ResourceIdentity to = new ResourceIdentity(dependency.path("type").asText(), dependency.path("class").asText(),
+                        dependency.path("id").asText());
+                if (removals.containsKey(to)) {
+                    nodes.addEdge(deployment.id(), from.id(), removals.get(to).id(), dependency.path("alias").asText());
+                }
+            }
+        }
+    }
+
+    private Deployment begin(OrgScope scope, EnvironmentRef environment, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf,
+                             boolean force, boolean deleteEnvironment, String idempotencyKey, Instant now) {
+        environments.lock(environment.id());
+        if (idempotencyKey != null) {
+            Optional<Deployment> earlier = deployments.find("environmentId = ?1 and idempotencyKey = ?2", environment.id(), idempotencyKey)
+                    .firstResultOptional();
+            if (earlier.isPresent()) {
+                deployments.getEntityManager().createNativeQuery("update deployment set idempotency_key = null where id = ?1")
+                        .setParameter(1, earlier.get().id()).executeUpdate();
+            }
+        }
+        Deployment deployment = new Deployment(environment.orgId(), environment.id(), mode, manifestNumber, rollbackOf, force,
+                deleteEnvironment, idempotencyKey, scope.caller().principalId(), scope.caller().name(), now);
+        deployments.persist(deployment);
+        deployments.flush();
+        return deployment;
+    }
+
+    private ManifestVersion manifest(EnvironmentRef environment, Integer number) {
+        return manifests.find(environment.id(), number).orElseThrow(() -> number == null
+                ? PlatformException.unprocessable("/manifest_version", "environment `" + environment.path() + "` has no manifest yet; PUT one first")
+                : PlatformException.unprocessable("/manifest_version", "environment `" + environment.path() + "` has no manifest version " + number));
+    }
+
+    /** What deploying a manifest version would do: the resolved graph and its diff against the active resources. */
+    @Transactional
+    public DryRunView dryRun(OrgScope scope, String project, String env, Integer manifestVersion) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        ManifestVersion manifest = manifest(environment, manifestVersion);
+        ResourceGraph graph = planner.expand(environment, manifest.content(), manifest.format());
+        Map<ResourceIdentity, dev.polystack.rules.graph.Outputs> outputs = activeResources.outputs(environment.id());
+        Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> before = new HashMap<>();
+        for (ActiveResource resource : activeResources.of(environment.id())) {
+            before.put(resource.identity(), new dev.polystack.rules.graph.NodeState(resource.identity(), resource.moduleSlug(),
+                    resource.moduleVersion(), json.getNodeFactory().textNode(resource.inputsDigest()), json.createObjectNode(), true));
+        }
+        Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> after = new HashMap<>();
+        Map<ResourceIdentity, dev.polystack.rules.graph.Resolution> resolutions = new HashMap<>();
+        for (GraphNode node : graph.nodes().values()) {
+            var resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(), outputs::get, true);
+            resolutions.put(node.identity(), resolution);
+            String digest = engine.digest(environment, node.module().id(), node.module().version(), NodeSpecs.write(node),
+                    new ResolvedNode(resolution.inputs(), List.copyOf(resolution.sensitiveInputs()),
+                            new TreeMap<>(resolution.providerConfigurations()), List.copyOf(resolution.sensitiveProviderFields())));
+            after.put(node.identity(), new dev.polystack.rules.graph.NodeState(node.identity(), node.module().id(),
+                    node.module().version(), json.getNodeFactory().textNode(digest), json.createObjectNode(), resolution.isComplete()));
+        }
+        Map<ResourceIdentity, dev.polystack.rules.graph.Change> changes = dev.polystack.rules.graph.GraphDiff.diff(before, after);
+        List<DryRunView.Node> views = new ArrayList<>();
+        int add = 0;
+        int change = 0;
+        int destroy = 0;
+        int unchanged = 0;
+        for (var entry : changes.entrySet()) {
+            ResourceIdentity identity = entry.getKey();
+            GraphNode node = graph.nodes().get(identity);
+            var resolution = resolutions.get(identity);
+            switch (entry.getValue()) {
+                case ADDED -> add++;
+                case REMOVED -> destroy++;
+                case UNCHANGED -> unchanged++;
+                default -> change++;
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode inputs = null;
+            if (resolution != null) {
+                inputs = resolution.inputs();
+                for (String sensitive : resolution.sensitiveInputs()) {
+                    inputs.put(sensitive, "***");
+                }
+            }
+            views.add(new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
+                    node == null ? null : node.path(), node == null ? before.get(identity).moduleId() : node.module().id(),
+                    node == null ? before.get(identity).moduleVersion() : node.module().version(),
+                    node == null ? null : node.runnerId(), entry.getValue().name().toLowerCase(java.util.Locale.ROOT), inputs,
+                    resolution == null ? List.of() : resolution.unknown().stream().sorted().toList()));
+        }
+        List<GraphView.Edge> edges = graph.edges().stream()
+                .map(e -> new GraphView.Edge(e.from().toString(), e.to().toString(), e.alias())).toList();
+        List<List<String>> layers = graph.layers().stream().map(l -> l.stream().map(ResourceIdentity::toString).toList()).toList();
+        return new DryRunView(manifest.number(), views, edges, layers, new DryRunView.Summary(add, change, destroy, unchanged));
+    }
+
+    @Transactional
+    public Page<DeploymentView> list(OrgScope scope, String project, String env, PageRequest page) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        int limit = page.limit();
+        Instant before = null;
+        UUID beforeId = null;
+        if (page.after() != null) {
+            try {
+                String[] key = page.after().split("\\|", 2);
+                before = Instant.parse(key[0]);
+                beforeId = UUID.fromString(key[1]);
+            } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                throw PlatformException.invalid("page_token", "is not a token this API issued");
+            }
+        }
+        return Page.of(deployments.page(environment.id(), before, beforeId, limit), limit,
+                d -> d.createdAt() + "|" + d.id(), d -> view(d, environment, false));
+    }
+
+    @Transactional
+    public DeploymentView get(OrgScope scope, String project, String env, UUID id) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        return view(require(environment, id), environment, true);
+    }
+
+    /** The deployment's status only; for waiting. */
+    @Transactional
+    public boolean isTerminal(OrgScope scope, String project, String env, UUID id) {
+        return require(environments.reference(scope, project, env), id).status().isTerminal();
+    }
+
+    @Transactional
+    public DeploymentView cancel(OrgScope scope, String project, String env, UUID id) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        require(environment, id);
+        environments.lock(environment.id());
+        Deployment deployment = deployments.lock(id);
+        if (deployment.status().isTerminal()) {
+            throw new PlatformException(ProblemType.CONFLICT, "deployment " + id + " already " + deployment.status().wireName());
+        }
+        deployment.requestCancel(clock.instant());
+        engine.advanceLocked(deployment);
+        return view(deployment, environment, true);
+    }
+
+    @Transactional
+    public GraphView graph(OrgScope scope, String project, String env, UUID id) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        Deployment deployment = require(environment, id);
+        List<DeploymentNode> all = nodes.of(deployment.id());
+        Map<UUID, DeploymentNode> byId = new HashMap<>();
+        all.forEach(n -> byId.put(n.id(), n));
+        List<GraphView.Node> views = new ArrayList<>();
+        for (DeploymentNode node : all) {
+            ResourceIdentity identity = node.identity();
+            views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), node.moduleSlug(),
+                    node.moduleVersion(), node.runnerId() == null ? null : runners.slugOf(node.runnerId()), deployment.id(),
+                    displayStatus(node), null, null, node.finishedAt()));
+        }
+        List<GraphView.Edge> edges = nodes.edges(deployment.id()).stream()
+                .map(e -> new GraphView.Edge(byId.get(e.from()).identity().toString(), byId.get(e.to()).identity().toString(), e.alias()))
+                .toList();
+        return new GraphView(views, edges);
+    }
+
+    /** The environment's current resources and what depends on what. */
+    @Transactional
+    public GraphView resourceGraph(OrgScope scope, String project, String env) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        @SuppressWarnings("unchecked")
+        List<Object[]> latest = deployments.getEntityManager().createNativeQuery("""
+                        select distinct on (n.res_type, n.res_class, n.res_id) n.res_type, n.res_class, n.res_id, n.status
+                        from deployment_node n join deployment d on d.id = n.deployment_id
+                        where d.environment_id = ?1 order by n.res_type, n.res_class, n.res_id, d.created_at desc""")
+                .setParameter(1, environment.id()).getResultList();
+        Map<String, String> statuses = new HashMap<>();
+        latest.forEach(row -> statuses.put(row[0] + "/" + row[1] + "/" + row[2], (String) row[3]));
+        List<GraphView.Node> views = new ArrayList<>();
+        List<GraphView.Edge> edges = new ArrayList<>();
+        Map<UUID, String> runnerSlugs = new HashMap<>();
+        for (ActiveResource resource : activeResources.of(environment.id())) {
+            ResourceIdentity identity = resource.identity();
+            views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), resource.moduleSlug(),
+                    resource.moduleVersion(), runnerSlugs.computeIfAbsent(resource.runnerId(), runners::slugOf),
+                    resource.lastDeploymentId(), statuses.getOrDefault(identity.toString(), "succeeded"),
+                    ActiveResourceService.masked(activeResources.outputsOf(resource)), resource.tofuResources(), resource.updatedAt()));
+            for (JsonNode dependency : resource.dependencies()) {
+                edges.add(new GraphView.Edge(identity.toString(), dependency.path("type").asText() + "/"
+                        + dependency.path("class").asText() + "/" + dependency.path("id").asText(), dependency.path("alias").asText()));
+            }
+        }
+        return new GraphView(views, edges);
+    }
+
+    private Deployment require(EnvironmentRef environment, UUID id) {
+        return deployments.find(environment.id(), id)
+                .orElseThrow(() -> PlatformException.notFound("deployment `" + id + "` of `" + environment.path() + "`"));
+    }
+
+    /** A node is shown as running while its current job is claimed. */
+    String displayStatus(DeploymentNode node) {
+        return node.status().wireName();
+    }
+
+    DeploymentView view(Deployment deployment, EnvironmentRef environment, boolean withNodes) {
+        List<DeploymentNode> all = nodes.of(deployment.id());
+        Map<String, Integer> progress = new TreeMap<>();
+        for (NodeStatus status : NodeStatus.values()) {
+            progress.put(status.wireName(), 0);
+        }
+        all.forEach(n -> progress.merge(n.status().wireName(), 1, Integer::sum));
+        progress.put("total", all.size());
+        progress.put("done", (int) all.stream().filter(n -> n.status().isTerminal()).count());
+        List<NodeView> nodeViews = null;
+        if (withNodes) {
+            Map<UUID, String> runnerSlugs = new HashMap<>();
+            nodeViews = all.stream().map(n -> {
+                ResourceIdentity identity = n.identity();
+                String runner = n.runnerId() == null ? null : runnerSlugs.computeIfAbsent(n.runnerId(), runners::slugOf);
+                return new NodeView(identity.type(), identity.resourceClass(), identity.id(), n.path(), n.operation().wireName(),
+                        n.action(), displayStatus(n), n.moduleSlug(), n.moduleVersion(), runner, n.attempt(), n.planSummary(),
+                        n.error(), n.queuedAt(), n.startedAt(), n.finishedAt());
+            }).toList();
+        }
+        return new DeploymentView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
+                deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
+                deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
+                deployment.finishedAt(), deployment.error(), progress, nodeViews);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.polystack.platform.deployment;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A deployment; {@code nodes} only in the detail.
+ *
+ * @param progress count of nodes per status, plus {@code total} and {@code done}
+ */
+public record DeploymentView(UUID id, String project, String env, String mode, String status, Integer manifestVersion,
+                             UUID rollbackOf, boolean force, boolean cancelRequested, String createdBy, Instant createdAt,
+                             Instant startedAt, Instant finishedAt, String error, Map<String, Integer> progress,
+                             List<NodeView> nodes) {
+}

@@ -1,0 +1,28 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+
+/**
+ * What a deployment of a manifest version would do, computed at once and not stored.
+ *
+ * @param layers resource keys ({@code type/class/id}) by layer: layer 0 depends on nothing
+ */
+public record DryRunView(int manifestVersion, List<Node> nodes, List<GraphView.Edge> edges, List<List<String>> layers,
+                         Summary summary) {
+
+    /**
+     * @param change  added, removed, module_changed, inputs_changed or unchanged
+     * @param inputs  resolved inputs as far as known now; sensitive values as {@code ***}
+     * @param unknown inputs that depend on outputs known only after their dependencies apply
+     */
+    public record Node(String key, String type, @JsonProperty("class") String resourceClass, String id, String path,
+                       String moduleId, Integer moduleVersion, String runnerId, String change, JsonNode inputs,
+                       List<String> unknown) {
+    }
+
+    public record Summary(int add, int change, int destroy, int unchanged) {
+    }
+}

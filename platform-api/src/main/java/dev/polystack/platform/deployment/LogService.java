@@ -1,0 +1,124 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Reading a deployment's logs, in the order they were stored. Lines were masked before storage. */
+@ApplicationScoped
+public class LogService {
+
+    @Inject
+    EntityManager entityManager;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    ObjectMapper json;
+
+    /** A position in a deployment's logs: the last batch read (by its row order). */
+    public record Cursor(long sequence) {
+    }
+
+    /**
+     * Lines after the cursor, batch by batch, optionally of one node ({@code type/class/id}).
+     * The page token is the position of the last batch returned.
+     */
+    @Transactional
+    public Page<LogLine> read(OrgScope scope, String project, String env, UUID deploymentId, String node, PageRequest page) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        deployments.find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        long after;
+        try {
+            after = page.after() == null ? 0 : Long.parseLong(page.after());
+        } catch (NumberFormatException e) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+        int limit = page.limit();
+        List<Batch> batches = batches(deploymentId, node, after, limit + 1);
+        boolean more = batches.size() > limit;
+        List<Batch> shown = more ? batches.subList(0, limit) : batches;
+        List<LogLine> lines = new ArrayList<>();
+        shown.forEach(b -> lines.addAll(b.lines()));
+        long last = shown.isEmpty() ? after : shown.get(shown.size() - 1).sequence();
+        return new Page<>(lines, more ? Long.toString(last) : null);
+    }
+
+    /** Batches after a position, for following live. */
+    @Transactional
+    public List<Batch> after(UUID deploymentId, String node, long sequence, int limit) {
+        return batches(deploymentId, node, sequence, limit);
+    }
+
+    @Transactional
+    public boolean finished(UUID deploymentId) {
+        Deployment deployment = deployments.findById(deploymentId);
+        return deployment == null || deployment.status().isTerminal();
+    }
+
+    /** Checks access and returns the deployment id, for following. */
+    @Transactional
+    public UUID requireDeployment(OrgScope scope, String project, String env, UUID deploymentId) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        return deployments.find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`")).id();
+    }
+
+    /** A stored batch and its lines. */
+    public record Batch(long sequence, List<LogLine> lines) {
+    }
+
+    private List<Batch> batches(UUID deploymentId, String node, long after, int limit) {
+        String nodeFilter = node == null ? "" : " and n.res_type || '/' || n.res_class || '/' || n.res_id = ?3";
+        var query = entityManager.createNativeQuery("""
+                select l.ctid_seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, j.attempt, l.batch, l.lines::text
+                from (select row_number() over (order by created_at, job_id, batch) as ctid_seq, * from job_log where deployment_id = ?1) l
+                join deployment_node n on n.id = l.node_id
+                join job j on j.id = l.job_id
+                where l.ctid_seq > ?2""" + nodeFilter + " order by l.ctid_seq limit " + limit)
+                .setParameter(1, deploymentId).setParameter(2, after);
+        if (node != null) {
+            query.setParameter(3, node);
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = query.getResultList();
+        List<Batch> batches = new ArrayList<>();
+        for (Object[] row : rows) {
+            JsonNode lines;
+            try {
+                lines = json.readTree((String) row[5]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            List<LogLine> out = new ArrayList<>();
+            int index = 0;
+            for (JsonNode line : lines) {
+                out.add(new LogLine((String) row[1], (UUID) row[2], ((Number) row[3]).intValue(), ((Number) row[4]).intValue(), index++,
+                        line.path("time").asText(null), line.path("level").asText(null), line.path("type").asText(null),
+                        line.path("message").asText("")));
+            }
+            batches.add(new Batch(((Number) row[0]).longValue(), out));
+        }
+        return batches;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.rules.graph.GraphNode;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A node's spec as stored: the rules engine's {@link GraphNode} (module version with its inputs,
+ * params, dependencies, provider bindings) in JSON, so that a deployment can be resolved, shown and
+ * rolled back to without the configuration it was made from.
+ */
+final class NodeSpecs {
+
+    /** Its own mapper: the stored format must not change with the API's JSON settings. */
+    private static final ObjectMapper SPEC = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private NodeSpecs() {
+    }
+
+    static JsonNode write(GraphNode node) {
+        return SPEC.valueToTree(node);
+    }
+
+    static GraphNode read(ObjectMapper ignored, JsonNode spec) {
+        try {
+            ObjectNode copy = spec.deepCopy();
+            copy.remove("fixed");
+            return SPEC.treeToValue(copy, GraphNode.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a stored node spec cannot be read: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Marks a spec whose resolution is copied (rollback) rather than computed. */
+    static JsonNode fixed(JsonNode spec) {
+        ObjectNode copy = spec.deepCopy();
+        copy.put("fixed", true);
+        return copy;
+    }
+
+    /** Provider local name → {@code type.id} of a spec. */
+    static Map<String, String> providerKeys(JsonNode spec) {
+        Map<String, String> keys = new TreeMap<>();
+        spec.path("providers").fields().forEachRemaining(e -> {
+            JsonNode provider = e.getValue().path("provider");
+            keys.put(e.getKey(), provider.path("type").asText() + "." + provider.path("id").asText());
+        });
+        return keys;
+    }
+
+    /** The resource type's name of a spec's module, and its source-relevant fields. */
+    static String moduleId(JsonNode spec) {
+        return spec.path("module").path("id").asText(null);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * pending → queued → running → succeeded | failed | cancelled; a pending node may also end as
+ * skipped (a dependency did not succeed), unchanged (nothing to do), failed or cancelled. A node whose
+ * runner was lost may go back to queued for another attempt.
+ */
+public enum NodeStatus {
+    PENDING("pending"),
+    QUEUED("queued"),
+    RUNNING("running"),
+    SUCCEEDED("succeeded"),
+    FAILED("failed"),
+    SKIPPED("skipped"),
+    CANCELLED("cancelled"),
+    UNCHANGED("unchanged");
+
+    private static final Map<NodeStatus, Set<NodeStatus>> NEXT = new EnumMap<>(NodeStatus.class);
+
+    static {
+        NEXT.put(PENDING, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED));
+        NEXT.put(QUEUED, EnumSet.of(RUNNING, SUCCEEDED, FAILED, CANCELLED));
+        NEXT.put(RUNNING, EnumSet.of(QUEUED, SUCCEEDED, FAILED, CANCELLED));
+        for (NodeStatus terminal : EnumSet.of(SUCCEEDED, FAILED, SKIPPED, CANCELLED, UNCHANGED)) {
+            NEXT.put(terminal, EnumSet.noneOf(NodeStatus.class));
+        }
+    }
+
+    private final String wireName;
+
+    NodeStatus(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public boolean isTerminal() {
+        return NEXT.get(this).isEmpty();
+    }
+
+    /** Whether dependents may run after a dependency ended this way. */
+    public boolean letsDependentsRun() {
+        return this == SUCCEEDED || this == UNCHANGED;
+    }
+
+    public boolean canMoveTo(NodeStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    static NodeStatus fromWire(String value) {
+        for (NodeStatus status : values()) {
+            if (status.wireName.equals(value)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException(value);
+    }
+
+    @jakarta.persistence.Converter
+    public static class Converter implements jakarta.persistence.AttributeConverter<NodeStatus, String> {
+        @Override
+        public String convertToDatabaseColumn(NodeStatus status) {
+            return status.wireName;
+        }
+
+        @Override
+        public NodeStatus convertToEntityAttribute(String value) {
+            return fromWire(value);
+        }
+    }
+}

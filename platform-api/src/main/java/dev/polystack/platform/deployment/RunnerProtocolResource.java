@@ -1,0 +1,106 @@
+package dev.polystack.platform.deployment;
+
+import dev.polystack.platform.common.web.Durations;
+import dev.polystack.platform.runner.RunnerCaller;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * The pull protocol of runner agents. Every request carries a short-lived EdDSA JWT signed with the
+ * runner's private key ({@code Authorization: Bearer ...}).
+ */
+@Path("/api/runner/v1")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(RunnerCaller.ROLE)
+@Tag(name = "Runner protocol")
+public class RunnerProtocolResource {
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    JobService jobService;
+
+    @Inject
+    Notifications notifications;
+
+    @Inject
+    EngineSettings settings;
+
+    @POST
+    @Path("/claim")
+    @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most 30 s) for a job; 204 when none came")
+    @APIResponse(responseCode = "200", description = "A job", content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
+    @APIResponse(responseCode = "204", description = "No job within the wait")
+    public Uni<Response> claim(@QueryParam("wait") String wait, @Context UriInfo uriInfo) {
+        RunnerCaller runner = identity.getAttribute(RunnerCaller.ATTRIBUTE);
+        Duration timeout = Durations.parse(wait, settings.maxClaimWait(), settings.maxClaimWait(), "wait");
+        URI base = uriInfo.getBaseUri();
+        String key = runner.runnerId().toString();
+        LongPoll.Waiter waiter = new LongPoll.Waiter() {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> register() {
+                return notifications.await(Notifications.JOBS, key);
+            }
+
+            @Override
+            public void unregister(java.util.concurrent.CompletableFuture<Void> future) {
+                notifications.forget(Notifications.JOBS, key, future);
+            }
+        };
+        return LongPoll.until(() -> jobService.tryClaim(runner, base), waiter, timeout)
+                .map(job -> job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build()));
+    }
+
+
+    @POST
+    @Path("/jobs/{job_id}/heartbeat")
+    @Operation(operationId = "heartbeatJob", summary = "Extend the job's lease; the reply says whether it was cancelled")
+    public HeartbeatReply heartbeat(@PathParam("job_id") UUID jobId) {
+        return jobService.heartbeat(runner(), jobId);
+    }
+
+    @POST
+    @Path("/jobs/{job_id}/logs")
+    @Operation(operationId = "appendJobLogs", summary = "Send a numbered batch of log lines (idempotent)")
+    public Response logs(@PathParam("job_id") UUID jobId, @Valid @NotNull LogBatch batch) {
+        jobService.appendLogs(runner(), jobId, batch);
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/jobs/{job_id}/result")
+    @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent)")
+    public Response result(@PathParam("job_id") UUID jobId, @Valid @NotNull JobResult result) {
+        jobService.complete(runner(), jobId, result);
+        return Response.noContent().build();
+    }
+
+    private RunnerCaller runner() {
+        return identity.getAttribute(RunnerCaller.ATTRIBUTE);
+    }
+}

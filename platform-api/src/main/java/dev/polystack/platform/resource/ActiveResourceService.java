@@ -1,0 +1,129 @@
+package dev.polystack.platform.resource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.crypto.SecretBox;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.graph.Outputs;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/** The resources environments currently have. Called by the deployment engine inside its transactions. */
+@ApplicationScoped
+public class ActiveResourceService {
+
+    @Inject
+    ActiveResourceRepository resources;
+
+    @Inject
+    SecretBox secretBox;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Clock clock;
+
+    public List<ActiveResource> of(UUID environmentId) {
+        return resources.ofEnvironment(environmentId);
+    }
+
+    public Optional<ActiveResource> find(UUID environmentId, ResourceIdentity identity) {
+        return resources.find(environmentId, identity);
+    }
+
+    /** The runner each provisioned resource must keep, by identity (runner ids). */
+    public Map<ResourceIdentity, UUID> runners(UUID environmentId) {
+        Map<ResourceIdentity, UUID> runners = new LinkedHashMap<>();
+        for (ActiveResource resource : resources.ofEnvironment(environmentId)) {
+            runners.put(resource.identity(), resource.runnerId());
+        }
+        return runners;
+    }
+
+    /** The outputs of every active resource, opened. */
+    public Map<ResourceIdentity, Outputs> outputs(UUID environmentId) {
+        Map<ResourceIdentity, Outputs> outputs = new HashMap<>();
+        for (ActiveResource resource : resources.ofEnvironment(environmentId)) {
+            outputs.put(resource.identity(), outputsOf(resource));
+        }
+        return outputs;
+    }
+
+    public Outputs outputsOf(ActiveResource resource) {
+        ObjectNode values = json.createObjectNode();
+        if (resource.sealedOutputs() != null) {
+            try {
+                values = (ObjectNode) json.readTree(secretBox.open(resource.sealedOutputs(), resource.outputsBinding()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        Set<String> sensitive = new HashSet<>();
+        resource.sensitiveOutputs().forEach(name -> sensitive.add(name.asText()));
+        return new Outputs(values, sensitive);
+    }
+
+    /** Records (or replaces) a resource after a successful apply. */
+    public void record(Provisioned provisioned) {
+        ActiveResource resource = resources.find(provisioned.environmentId(), provisioned.identity()).orElseGet(() -> {
+            ActiveResource created = new ActiveResource(provisioned.environmentId(), provisioned.identity(), clock.instant());
+            return created;
+        });
+        byte[] sealed;
+        try {
+            sealed = secretBox.seal(json.writeValueAsBytes(provisioned.outputs()), bindingFor(provisioned));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        boolean isNew = !resources.isPersistent(resource);
+        byte[] sealedResolved = secretBox.seal(provisioned.resolved(),
+                "resolved:" + provisioned.environmentId() + ":" + provisioned.identity());
+        resource.record(provisioned, sealedResolved, sealed, clock.instant());
+        if (isNew) {
+            resources.persist(resource);
+        }
+    }
+
+    private static String bindingFor(Provisioned provisioned) {
+        return "outputs:" + provisioned.environmentId() + ":" + provisioned.identity();
+    }
+
+    /** Forgets a resource after a successful destroy. */
+    public void remove(UUID environmentId, ResourceIdentity identity) {
+        resources.find(environmentId, identity).ifPresent(resources::delete);
+    }
+
+    /** The resolved inputs of a resource's last apply, opened; for destroying it. */
+    public byte[] resolvedOf(ActiveResource resource) {
+        return secretBox.open(resource.sealedResolved(), resource.resolvedBinding());
+    }
+
+    public long count(UUID environmentId) {
+        return resources.count("environmentId", environmentId);
+    }
+
+    /** Masks sensitive output values for display. */
+    public static JsonNode masked(Outputs outputs) {
+        ObjectNode masked = outputs.values();
+        outputs.sensitive().forEach(name -> {
+            if (masked.has(name)) {
+                masked.put(name, "***");
+            }
+        });
+        return masked;
+    }
+}
