@@ -53,6 +53,7 @@ public class RunnerProtocolResource {
 
     @POST
     @Path("/claim")
+    @Consumes(MediaType.WILDCARD)
     @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most 30 s) for a job; 204 when none came")
     @APIResponse(responseCode = "200", description = "A job", content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
     @APIResponse(responseCode = "204", description = "No job within the wait")
@@ -79,6 +80,7 @@ public class RunnerProtocolResource {
 
     @POST
     @Path("/jobs/{job_id}/heartbeat")
+    @Consumes(MediaType.WILDCARD)
     @Operation(operationId = "heartbeatJob", summary = "Extend the job's lease; the reply says whether it was cancelled")
     public HeartbeatReply heartbeat(@PathParam("job_id") UUID jobId) {
         return jobService.heartbeat(runner(), jobId);
