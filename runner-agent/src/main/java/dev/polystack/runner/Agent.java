@@ -1,0 +1,117 @@
+package dev.polystack.runner;
+
+import dev.polystack.runner.protocol.ClaimedJob;
+import dev.polystack.runner.protocol.JobResult;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+
+/**
+ * The agent's main loop: one long-polling claimer per job slot. On shutdown it stops claiming, lets
+ * running jobs finish within the grace period, then cancels them; every claimed job is reported.
+ */
+public final class Agent {
+
+    private static final Logger LOG = Logger.getLogger(Agent.class.getName());
+
+    private final AgentConfig config;
+    private final ControlPlane controlPlane;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final AtomicBoolean cancelRunning = new AtomicBoolean();
+    private final AtomicInteger running = new AtomicInteger();
+    private final List<Thread> slots = new ArrayList<>();
+
+    public Agent(AgentConfig config, ControlPlane controlPlane) {
+        this.config = config;
+        this.controlPlane = controlPlane;
+    }
+
+    public void start() {
+        for (int i = 0; i < config.maxJobs(); i++) {
+            Thread slot = new Thread(this::claimLoop, "slot-" + i);
+            slots.add(slot);
+            slot.start();
+        }
+        LOG.info("runner `" + config.runner() + "` of `" + config.org() + "` polls " + config.url() + " with "
+                + config.maxJobs() + " slot(s), tofu binary `" + config.tofu() + "`");
+    }
+
+    private void claimLoop() {
+        int failures = 0;
+        while (!stopping.get()) {
+            try {
+                Optional<ClaimedJob> job = controlPlane.claim(config.claimWait());
+                failures = 0;
+                if (job.isEmpty()) {
+                    continue;
+                }
+                if (stopping.get()) {
+                    controlPlane.result(job.get().jobId(), JobResult.cancelled("the agent is shutting down"));
+                    continue;
+                }
+                running.incrementAndGet();
+                try {
+                    new JobRun(config, controlPlane, job.get(), cancelRunning).run();
+                } finally {
+                    running.decrementAndGet();
+                }
+            } catch (ControlPlane.RejectedException e) {
+                LOG.severe(e.getMessage());
+                sleep(backoff(++failures));
+            } catch (IOException e) {
+                if (!stopping.get()) {
+                    LOG.warning("claim failed: " + e.getMessage() + "; retrying");
+                    sleep(backoff(++failures));
+                }
+            }
+        }
+    }
+
+    private static long backoff(int failures) {
+        return Math.min(30_000L, 500L * (1L << Math.min(failures, 6)));
+    }
+
+    /** Stops claiming, waits for running jobs up to the grace period, then cancels them and waits for their reports. */
+    public void shutdown() {
+        if (!stopping.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("shutting down: no new jobs; " + running.get() + " running job(s) get " + config.shutdownGrace().toSeconds() + " s");
+        long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
+        while (running.get() > 0 && System.nanoTime() < deadline) {
+            sleep(200);
+        }
+        if (running.get() > 0) {
+            LOG.info("cancelling " + running.get() + " running job(s)");
+            cancelRunning.set(true);
+        }
+        for (Thread slot : slots) {
+            try {
+                slot.join(config.cancelGrace().toMillis() + TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        for (Thread slot : slots) {
+            slot.join();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

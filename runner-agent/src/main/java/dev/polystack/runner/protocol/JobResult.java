@@ -1,0 +1,30 @@
+package dev.polystack.runner.protocol;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+import java.util.Map;
+
+/** How a job ended, sent to the control plane. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobResult(String status, Map<String, Output> outputs, List<JsonNode> resources, PlanSummary planSummary,
+                        Error error) {
+
+    public record Output(JsonNode value, boolean sensitive) {
+    }
+
+    public record PlanSummary(int add, int change, int destroy) {
+    }
+
+    public record Error(String summary, String detail) {
+    }
+
+    public static JobResult failed(String summary, String detail, PlanSummary plan) {
+        return new JobResult("failed", null, null, plan, new Error(summary, detail));
+    }
+
+    public static JobResult cancelled(String why) {
+        return new JobResult("cancelled", null, null, null, new Error(why, null));
+    }
+}

@@ -1,0 +1,28 @@
+package dev.polystack.runner;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** The recorded OpenTofu outputs in src/test/resources/tofu-fixtures (MPL-2.0, see NOTICE.md there). */
+final class Fixtures {
+
+    private Fixtures() {
+    }
+
+    static String read(String name) {
+        try (InputStream in = Fixtures.class.getResourceAsStream("/tofu-fixtures/" + name)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no fixture " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static List<String> lines(String name) {
+        return read(name).lines().toList();
+    }
+}
