@@ -1,0 +1,255 @@
+package dev.polystack.tests;
+
+import dev.polystack.tests.standin.StandInTofu;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+/**
+ * The whole product with real processes: the packaged platform-api on its embedded PostgreSQL, and two
+ * runner-agent processes running OpenTofu — the stand-in always, the real {@code tofu} too when one
+ * is on the PATH. Modules use only {@code terraform_data}, which needs no provider download.
+ */
+class AgentEndToEndIT {
+
+    private static final String ADMIN = "pst_e2e-admin-token-0123456789abcdefghijklmnopqrstu";
+
+    /** Every resource is one terraform_data; the outputs are derived from the inputs. */
+    private static final String MODULE = """
+            variable "name" { type = string }
+            variable "upstream" {
+              type    = any
+              default = null
+            }
+            variable "size" {
+              type    = number
+              default = 1
+            }
+            variable "fail_at" {
+              type    = string
+              default = ""
+            }
+            variable "apply_ms" {
+              type    = number
+              default = 0
+            }
+            resource "terraform_data" "this" {
+              input = { name = var.name, upstream = var.upstream, size = var.size }
+              lifecycle {
+                precondition {
+                  condition     = var.fail_at != "apply"
+                  error_message = "fail_at is apply: asked to fail"
+                }
+              }
+              provisioner "local-exec" {
+                command = "sleep ${var.apply_ms / 1000}"
+              }
+            }
+            output "name" { value = var.name }
+            """;
+
+    @TempDir
+    Path workspace;
+
+    @Test
+    void withTheOpenTofuStandIn() throws Exception {
+        Path launcher = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
+        scenario(launcher.toString());
+    }
+
+    @Test
+    void withTheRealOpenTofuWhenItIsInstalled() throws Exception {
+        Optional<Path> tofu = onPath("tofu");
+        if (tofu.isEmpty()) {
+            System.out.println("SKIPPED AgentEndToEndIT.withTheRealOpenTofuWhenItIsInstalled: no `tofu` on the PATH");
+        }
+        Assumptions.assumeTrue(tofu.isPresent(), "no `tofu` binary on the PATH; install OpenTofu to run this scenario against it");
+        scenario(tofu.get().toString());
+    }
+
+    private void scenario(String tofu) throws Exception {
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            configure(url);
+            Path key1 = workspace.resolve("keys/r1.key");
+            Path key2 = workspace.resolve("keys/r2.key");
+            register(url, "r1", AgentProcess.keygen(key1));
+            register(url, "r2", AgentProcess.keygen(key2));
+            api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            api(url).body(Map.of("runner_id", "r2", "resource_class", "special")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+
+            try (AgentProcess agent1 = AgentProcess.start(url, "acme", "r1", key1, tofu, workspace.resolve("agent1"), 2);
+                 AgentProcess agent2 = AgentProcess.start(url, "acme", "r2", key2, tofu, workspace.resolve("agent2"), 2)) {
+                // six resources in a DAG (and a seventh on its own); f and g go to the second runner
+                String manifest = """
+                        workloads:
+                          app:
+                            resources:
+                              a: { type: thing }
+                              b: { type: thing, params: { upstream: "${resources.a.outputs.name}" } }
+                              c: { type: thing, params: { upstream: "${resources.a.outputs.name}" } }
+                              d: { type: thing, params: { upstream: ["${resources.b.outputs.name}", "${resources.c.outputs.name}"] } }
+                              e: { type: thing, params: { upstream: "up-${resources.d.outputs.name}" } }
+                              f: { type: thing, class: special, params: { upstream: "${resources.a.outputs.name}" } }
+                              g: { type: thing, class: special }
+                        """;
+                putManifest(url, manifest);
+                String first = deploy(url, Map.of("mode", "deploy"));
+                assertThat(waitFor(url, first, agent1, agent2)).isEqualTo("succeeded");
+
+                var graph = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200).extract().jsonPath();
+                assertThat(graph.getList("nodes")).hasSize(7);
+                assertThat(graph.getString("nodes.find { it.id == 'app.f' }.runner_id")).isEqualTo("r2");
+                assertThat(graph.getString("nodes.find { it.id == 'app.g' }.runner_id")).isEqualTo("r2");
+                assertThat(graph.getString("nodes.find { it.id == 'app.d' }.runner_id")).isEqualTo("r1");
+                assertThat(graph.getString("nodes.find { it.id == 'app.e' }.outputs.name")).isEqualTo("prod-app.e");
+                assertThat(graph.getList("nodes.find { it.id == 'app.e' }.resources.type")).contains("terraform_data");
+                assertThat(graph.getList("edges.findAll { it.from == 'thing/default/app.d' }.to"))
+                        .containsExactlyInAnyOrder("thing/default/app.b", "thing/default/app.c");
+
+                // outputs flowed into the dependents' inputs: read d's and e's state as the backend stored it
+                assertThat(stateOf(url, "app.d")).contains("\"prod-app.b\"", "\"prod-app.c\"");
+                assertThat(stateOf(url, "app.e")).contains("\"up-prod-app.d\"");
+                api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}/logs?limit=500", first)
+                        .then().statusCode(200).body("items.message", hasItems("Apply complete! Resources: 1 added, 0 changed, 0 destroyed."));
+
+                // change: b gets another size, g is removed and destroyed; the rest is unchanged
+                putManifest(url, manifest.replace("b: { type: thing, params: {", "b: { type: thing, params: { size: 2,")
+                        .replace("      g: { type: thing, class: special }\n", ""));
+                String change = deploy(url, Map.of("mode", "deploy"));
+                assertThat(waitFor(url, change, agent1, agent2)).isEqualTo("succeeded");
+                Map<String, String> statuses = nodeStatuses(url, change);
+                assertThat(statuses).containsEntry("app.b", "succeeded").containsEntry("app.g", "succeeded")
+                        .containsEntry("app.a", "unchanged").containsEntry("app.c", "unchanged");
+                assertThat(api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").jsonPath().getList("nodes")).hasSize(6);
+
+                // a failing module: h fails, its dependent i is skipped, the deployment fails
+                putManifest(url, manifest.replace("      g: { type: thing, class: special }\n", """
+                              h: { type: thing, params: { fail_at: apply } }
+                              i: { type: thing, params: { upstream: "${resources.h.outputs.name}" } }
+                        """));
+                String failing = deploy(url, Map.of("mode", "deploy"));
+                assertThat(waitFor(url, failing, agent1, agent2)).isEqualTo("failed");
+                assertThat(nodeStatuses(url, failing)).containsEntry("app.h", "failed").containsEntry("app.i", "skipped");
+
+                // a cancel while a slow apply runs
+                putManifest(url, manifest.replace("      g: { type: thing, class: special }\n",
+                        "      slow: { type: thing, params: { apply_ms: 60000 } }\n"));
+                String slow = deploy(url, Map.of("mode", "deploy"));
+                await().atMost(Duration.ofSeconds(60)).until(() -> nodeStatuses(url, slow).get("app.slow").equals("running"));
+                Thread.sleep(3000);
+                api(url).post("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}/cancel", slow).then().statusCode(200);
+                assertThat(waitFor(url, slow, agent1, agent2)).isEqualTo("cancelled");
+                assertThat(nodeStatuses(url, slow)).containsEntry("app.slow", "cancelled");
+
+                // a rollback to the first deployment brings g back and b's size
+                String rollback = deploy(url, Map.of("mode", "rollback", "rollback_to", first));
+                assertThat(waitFor(url, rollback, agent1, agent2)).isEqualTo("succeeded");
+                List<String> ids = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").jsonPath().getList("nodes.id");
+                assertThat(ids).containsExactlyInAnyOrder("app.a", "app.b", "app.c", "app.d", "app.e", "app.f", "app.g");
+
+                // deleting the environment destroys everything first
+                String destroy = api(url).delete("/api/v1/orgs/acme/projects/shop/envs/prod").then().statusCode(202).extract().path("id");
+                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod").statusCode() == 404);
+                assertThat(destroy).isNotNull();
+                assertThat(agent1.isAlive() && agent2.isAlive()).isTrue();
+            }
+        }
+    }
+
+    private void configure(String url) {
+        api(url).body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
+        api(url).body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
+        api(url).body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
+        api(url).body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api(url).body(Map.of("id", "thing", "output_schema", Map.of("type", "object", "required", List.of("name"),
+                "properties", Map.of("name", Map.of("type", "string"))))).post("/api/v1/orgs/acme/resource-types").then().statusCode(201);
+        api(url).body(Map.of("id", "thing", "resource_type", "thing", "module_source", "inline", "module_source_code", MODULE,
+                        "module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true),
+                                "size", Map.of("type", "number", "is_optional", true),
+                                "fail_at", Map.of("type", "string", "is_optional", true),
+                                "apply_ms", Map.of("type", "number", "is_optional", true)),
+                        "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}")))
+                .post("/api/v1/orgs/acme/modules").then().statusCode(201);
+        api(url).body(Map.of("module_id", "thing")).post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
+    }
+
+    private void register(String url, String runner, String publicKey) {
+        api(url).body(Map.of("id", runner, "public_key", publicKey, "max_concurrent_jobs", 2))
+                .post("/api/v1/orgs/acme/runners").then().statusCode(201);
+    }
+
+    private void putManifest(String url, String yaml) {
+        api(url).contentType("application/yaml").body(yaml.getBytes(StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/acme/projects/shop/envs/prod/manifest").then().statusCode(201);
+    }
+
+    private String deploy(String url, Map<String, Object> body) {
+        return api(url).body(body).post("/api/v1/orgs/acme/projects/shop/envs/prod/deployments").then().statusCode(201)
+                .extract().path("id");
+    }
+
+    /** Long-polls the deployment until it ends; prints the agents' logs when it takes too long. */
+    private String waitFor(String url, String id, AgentProcess... agents) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        while (System.nanoTime() < deadline) {
+            String status = api(url).queryParam("timeout", "30s")
+                    .get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}/wait", id).then().statusCode(200)
+                    .extract().path("status");
+            if (!status.equals("queued") && !status.equals("running")) {
+                return status;
+            }
+        }
+        StringBuilder logs = new StringBuilder();
+        for (AgentProcess agent : agents) {
+            logs.append(agent.log()).append("\n----\n");
+        }
+        throw new AssertionError("deployment " + id + " did not end; agent logs:\n" + logs);
+    }
+
+    private Map<String, String> nodeStatuses(String url, String id) {
+        List<Map<String, Object>> nodes = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}", id)
+                .then().statusCode(200).extract().jsonPath().getList("nodes");
+        Map<String, String> statuses = new java.util.TreeMap<>();
+        nodes.forEach(n -> statuses.put((String) n.get("id"), (String) n.get("status")));
+        return statuses;
+    }
+
+    private String stateOf(String url, String resource) {
+        String versions = "/api/v1/orgs/acme/projects/shop/envs/prod/state/thing/default/" + resource + "/versions";
+        String latest = api(url).get(versions).then().statusCode(200).extract().path("[0].id");
+        return api(url).get(versions + "/" + latest).then().statusCode(200).body("version", equalTo(4)).extract().asString();
+    }
+
+    private static RequestSpecification api(String url) {
+        return RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    private static Optional<Path> onPath(String binary) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        return Stream.of(path.split(File.pathSeparator)).map(dir -> Path.of(dir, binary)).filter(Files::isExecutable).findFirst();
+    }
+}
