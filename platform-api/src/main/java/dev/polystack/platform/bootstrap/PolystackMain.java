@@ -6,7 +6,7 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 /**
  * Entry point of the packaged control plane. When no external database is configured it starts the
  * embedded PostgreSQL before Quarkus reads its datasource configuration, and stops it after Quarkus
- * has shut down.
+ * has shut down. {@code rotate-keys} re-encrypts all sealed values under the current key and exits.
  */
 @QuarkusMain
 public final class PolystackMain {
@@ -22,7 +22,14 @@ public final class PolystackMain {
             embedded.exportConnectionProperties();
         }
         try {
-            Quarkus.run(args);
+            if (args.length > 0 && args[0].equals("rotate-keys")) {
+                // a one-off command: no port of its own, no background work
+                System.setProperty("quarkus.http.port", "0");
+                System.setProperty("quarkus.scheduler.enabled", "false");
+                Quarkus.run(dev.polystack.platform.crypto.KeyRotationCommand.class, args);
+            } else {
+                Quarkus.run(args);
+            }
         } finally {
             if (embedded != null) {
                 embedded.close();

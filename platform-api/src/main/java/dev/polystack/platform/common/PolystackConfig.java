@@ -25,6 +25,26 @@ public interface PolystackConfig {
 
     Encryption encryption();
 
+    Cors cors();
+
+    Auth auth();
+
+    interface Cors {
+        /** Allow browser calls from other origins. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** Comma-separated origins allowed when enabled. */
+        @WithDefault("http://localhost:5173")
+        String origins();
+    }
+
+    interface Auth {
+        /** Authentication failures a client may have per minute before it is refused for a minute. */
+        @WithDefault("30")
+        int maxFailures();
+    }
+
     interface Db {
         /** JDBC URL of an external PostgreSQL; unset means the embedded one. */
         Optional<String> url();

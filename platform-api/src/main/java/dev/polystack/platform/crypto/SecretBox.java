@@ -65,6 +65,10 @@ public final class SecretBox {
         }
     }
 
+    public int currentKeyId() {
+        return currentKeyId;
+    }
+
     /** Whether a value was sealed with a key other than the current one (and needs re-encryption). */
     public boolean isStale(byte[] sealed) {
         return sealed.length > 1 && (sealed[1] & 0xff) != currentKeyId;

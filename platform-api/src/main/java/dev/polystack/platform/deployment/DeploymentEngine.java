@@ -69,6 +69,9 @@ public class DeploymentEngine {
     ProviderService providers;
 
     @Inject
+    dev.polystack.platform.module.ModuleService modules;
+
+    @Inject
     Notifications notifications;
 
     @Inject
@@ -222,11 +225,12 @@ public class DeploymentEngine {
                                 + " depend on outputs that only an apply will produce", null, now);
                         return;
                     }
-                    resolved = toResolved(resolution);
+                    resolved = withSecretInputs(environment, node, toResolved(resolution));
                     action = active.isPresent() ? "update" : "create";
                 }
                 default -> {
-                    resolved = node.spec().has("fixed") ? read(open(node)) : toResolved(resolve(node, environment, false));
+                    resolved = node.spec().has("fixed") ? read(open(node))
+                            : withSecretInputs(environment, node, toResolved(resolve(node, environment, false)));
                     action = active.isPresent() ? "update" : "create";
                 }
             }
@@ -256,6 +260,23 @@ public class DeploymentEngine {
         GraphNode graphNode = NodeSpecs.read(json, node.spec());
         Map<ResourceIdentity, Outputs> outputs = activeResources.outputs(environment.id());
         return Resolver.resolve(graphNode, environment.context(), outputs::get, lenient);
+    }
+
+    /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
+    private ResolvedNode withSecretInputs(EnvironmentRef environment, DeploymentNode node, ResolvedNode resolved) {
+        return withSecretInputs(environment, node.moduleSlug(), node.moduleVersion(), resolved);
+    }
+
+    ResolvedNode withSecretInputs(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
+        Map<String, String> secrets = modules.secretInputsOf(environment.orgId(), moduleSlug, moduleVersion);
+        if (secrets.isEmpty()) {
+            return resolved;
+        }
+        ObjectNode inputs = resolved.inputs().deepCopy();
+        secrets.forEach(inputs::put);
+        java.util.TreeSet<String> sensitive = new java.util.TreeSet<>(resolved.sensitiveInputs());
+        sensitive.addAll(secrets.keySet());
+        return new ResolvedNode(inputs, new ArrayList<>(sensitive), resolved.providers(), resolved.sensitiveProviderFields());
     }
 
     private ResolvedNode toResolved(Resolution resolution) {

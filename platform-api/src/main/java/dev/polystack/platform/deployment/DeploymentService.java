@@ -266,8 +266,10 @@ public class DeploymentService {
             var resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(), outputs::get, true);
             resolutions.put(node.identity(), resolution);
             String digest = engine.digest(environment, node.module().id(), node.module().version(), NodeSpecs.write(node),
-                    new ResolvedNode(resolution.inputs(), List.copyOf(resolution.sensitiveInputs()),
-                            new TreeMap<>(resolution.providerConfigurations()), List.copyOf(resolution.sensitiveProviderFields())));
+                    engine.withSecretInputs(environment, node.module().id(), node.module().version(),
+                            new ResolvedNode(resolution.inputs(), List.copyOf(new java.util.TreeSet<>(resolution.sensitiveInputs())),
+                                    new TreeMap<>(resolution.providerConfigurations()),
+                                    List.copyOf(new java.util.TreeSet<>(resolution.sensitiveProviderFields())))));
             after.put(node.identity(), new dev.polystack.rules.graph.NodeState(node.identity(), node.module().id(),
                     node.module().version(), json.getNodeFactory().textNode(digest), json.createObjectNode(), resolution.isComplete()));
         }
@@ -292,6 +294,9 @@ public class DeploymentService {
                 inputs = resolution.inputs();
                 for (String sensitive : resolution.sensitiveInputs()) {
                     inputs.put(sensitive, "***");
+                }
+                for (String secret : modules.secretInputsOf(environment.orgId(), node.module().id(), node.module().version()).keySet()) {
+                    inputs.put(secret, "***");
                 }
             }
             views.add(new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),

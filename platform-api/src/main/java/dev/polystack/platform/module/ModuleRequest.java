@@ -31,5 +31,8 @@ public record ModuleRequest(
         Map<@Pattern(regexp = "^[a-z][a-z0-9_-]*$", message = "must be a provider local name") String,
                 @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id") String> providerMapping,
         Map<@Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String, @Valid ModuleDependency> dependencies,
+        @Schema(description = "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
+        Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
+                @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secretInputs,
         @Schema(description = "On update: the version you are changing (optimistic locking)") Long version) {
 }

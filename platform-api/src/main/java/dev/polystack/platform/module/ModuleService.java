@@ -49,6 +49,12 @@ public class ModuleService {
     ObjectMapper json;
 
     @Inject
+    dev.polystack.platform.crypto.SecretBox secretBox;
+
+    /** Marker that keeps a secret value unchanged on update. */
+    static final String SECRET_KEPT = "***";
+
+    @Inject
     Clock clock;
 
     @Transactional
@@ -68,8 +74,9 @@ public class ModuleService {
         }
         Module module = new Module(scope.orgId(), request.id(), resourceTypeId, clock.instant());
         modules.persist(module);
-        ModuleVersion version = new ModuleVersion(module.id(), module.nextVersion(clock.instant()), definition,
-                scope.caller().principalId(), clock.instant());
+        UUID versionId = UUID.randomUUID();
+        ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
+                sealSecrets(versionId, secretInputs(request, definition, Map.of())), scope.caller().principalId(), clock.instant());
         versions.persist(version);
         return view(module, version);
     }
@@ -99,8 +106,10 @@ public class ModuleService {
         }
         Versions.check(expectedVersion, module.latestVersion());
         ModuleDefinition definition = definition(scope, request);
-        ModuleVersion version = new ModuleVersion(module.id(), module.nextVersion(clock.instant()), definition,
-                scope.caller().principalId(), clock.instant());
+        Map<String, String> existing = secrets(versions.find(module.id(), module.latestVersion()).orElseThrow());
+        UUID versionId = UUID.randomUUID();
+        ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
+                sealSecrets(versionId, secretInputs(request, definition, existing)), scope.caller().principalId(), clock.instant());
         versions.persist(version);
         modules.flush();
         return view(module, version);
@@ -213,6 +222,69 @@ public class ModuleService {
                 tree(request.moduleParams()), inputs, tree(mapping), tree(dependencies));
     }
 
+    /**
+     * The secret inputs of a new version: as given, with {@code ***} keeping an existing value; an
+     * update that leaves the field out keeps them all. They may not share a name with inputs or params.
+     */
+    private Map<String, String> secretInputs(ModuleRequest request, ModuleDefinition definition, Map<String, String> existing) {
+        Map<String, String> secrets = new TreeMap<>();
+        if (request.secretInputs() == null) {
+            secrets.putAll(existing);
+        } else {
+            request.secretInputs().forEach((name, value) -> {
+                if (SECRET_KEPT.equals(value)) {
+                    if (!existing.containsKey(name)) {
+                        throw PlatformException.invalid("/secret_inputs/" + name, "*** keeps an existing value, but there is none");
+                    }
+                    secrets.put(name, existing.get(name));
+                } else {
+                    secrets.put(name, value);
+                }
+            });
+        }
+        for (String name : secrets.keySet()) {
+            if (definition.moduleInputs().has(name) || definition.moduleParams().has(name)) {
+                throw PlatformException.invalid("/secret_inputs/" + name, "is also a module input or param; give it in one place");
+            }
+        }
+        return secrets;
+    }
+
+    private byte[] sealSecrets(UUID versionId, Map<String, String> secrets) {
+        if (secrets.isEmpty()) {
+            return null;
+        }
+        try {
+            return secretBox.seal(json.writeValueAsBytes(secrets), ModuleVersion.secretBinding(versionId));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Map<String, String> secrets(ModuleVersion version) {
+        if (version.sealedSecretInputs() == null) {
+            return Map.of();
+        }
+        try {
+            return json.readValue(secretBox.open(version.sealedSecretInputs(), ModuleVersion.secretBinding(version.id())),
+                    new com.fasterxml.jackson.core.type.TypeReference<TreeMap<String, String>>() {
+                    });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("sealed secret inputs are not a JSON object");
+        }
+    }
+
+    private Map<String, String> masked(ModuleVersion version) {
+        Map<String, String> masked = new TreeMap<>();
+        secrets(version).keySet().forEach(name -> masked.put(name, SECRET_KEPT));
+        return masked;
+    }
+
+    /** A module version's secret inputs, opened; only for the resolution of a node being dispatched. */
+    public Map<String, String> secretInputsOf(UUID orgId, String slug, int number) {
+        return modules.find(orgId, slug).flatMap(m -> versions.find(m.id(), number)).map(this::secrets).orElse(Map.of());
+    }
+
     private JsonNode tree(Map<String, ?> value) {
         return json.valueToTree(value == null ? Map.of() : new TreeMap<>(value));
     }
@@ -221,14 +293,14 @@ public class ModuleService {
         ModuleDefinition d = version.definition();
         return new ModuleView(module.slug(), resourceTypes.slugOf(module.resourceTypeId()), version.number(),
                 d.moduleSource(), d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(),
-                d.dependencies(), module.createdAt(), version.createdAt());
+                d.dependencies(), masked(version), module.createdAt(), version.createdAt());
     }
 
-    private static ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {
+    private ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {
         ModuleDefinition d = version.definition();
         return new ModuleVersionView(module.slug(), resourceType, version.number(), d.moduleSource(),
                 d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(), d.dependencies(),
-                version.createdAt());
+                masked(version), version.createdAt());
     }
 
     private Module require(OrgScope scope, String id) {

@@ -49,6 +49,9 @@ public class ModuleVersion {
     @Column(nullable = false)
     private JsonNode dependencies;
 
+    @Column(name = "secret_inputs")
+    private byte[] secretInputs;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -58,8 +61,10 @@ public class ModuleVersion {
     protected ModuleVersion() {
     }
 
-    ModuleVersion(UUID moduleId, int number, ModuleDefinition definition, UUID createdBy, Instant now) {
-        this.id = UUID.randomUUID();
+    ModuleVersion(UUID id, UUID moduleId, int number, ModuleDefinition definition, byte[] sealedSecretInputs, UUID createdBy,
+                  Instant now) {
+        this.id = id;
+        this.secretInputs = sealedSecretInputs;
         this.moduleId = moduleId;
         this.number = number;
         this.moduleSource = definition.moduleSource();
@@ -82,6 +87,15 @@ public class ModuleVersion {
 
     public int number() {
         return number;
+    }
+
+    byte[] sealedSecretInputs() {
+        return secretInputs;
+    }
+
+    /** What the sealed secret inputs are bound to. */
+    static String secretBinding(UUID versionId) {
+        return "module-version:" + versionId;
     }
 
     public Instant createdAt() {

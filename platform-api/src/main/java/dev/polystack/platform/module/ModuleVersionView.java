@@ -7,5 +7,6 @@ import java.time.Instant;
 /** One immutable version of a module. */
 public record ModuleVersionView(String moduleId, String resourceType, int version, String moduleSource,
                                 String moduleSourceCode, JsonNode moduleParams, JsonNode moduleInputs,
-                                JsonNode providerMapping, JsonNode dependencies, Instant createdAt) {
+                                JsonNode providerMapping, JsonNode dependencies, java.util.Map<String, String> secretInputs,
+                                Instant createdAt) {
 }

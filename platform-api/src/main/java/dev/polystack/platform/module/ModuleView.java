@@ -7,5 +7,6 @@ import java.time.Instant;
 /** A module as of its latest version; {@code version} is that version's number and the ETag. */
 public record ModuleView(String id, String resourceType, int version, String moduleSource, String moduleSourceCode,
                          JsonNode moduleParams, JsonNode moduleInputs, JsonNode providerMapping, JsonNode dependencies,
-                         Instant createdAt, Instant updatedAt) {
+                         @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
+                         java.util.Map<String, String> secretInputs, Instant createdAt, Instant updatedAt) {
 }

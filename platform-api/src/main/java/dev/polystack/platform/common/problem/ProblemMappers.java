@@ -33,8 +33,14 @@ public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
+    @jakarta.inject.Inject
+    dev.polystack.platform.security.AuthThrottle throttle;
+
     @ServerExceptionMapper
     public Response platform(PlatformException e, HttpServerRequest request) {
+        if (e.type() == ProblemType.UNAUTHENTICATED) {
+            throttle.failure(request);
+        }
         return Problems.response(e.type(), e.getMessage(), e.errors(), request);
     }
 
@@ -158,7 +164,8 @@ public class ProblemMappers {
                 "an unexpected error occurred; quote request id " + requestId + " when reporting it", List.of(), request);
     }
 
-    private static Response unauthenticated(HttpServerRequest request) {
+    private Response unauthenticated(HttpServerRequest request) {
+        throttle.failure(request);
         Response response = Problems.response(ProblemType.UNAUTHENTICATED,
                 "send a valid token in the Authorization header: Bearer <token>", List.of(), request);
         return Response.fromResponse(response).header("WWW-Authenticate", "Bearer").build();

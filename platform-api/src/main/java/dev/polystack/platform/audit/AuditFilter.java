@@ -1,0 +1,85 @@
+package dev.polystack.platform.audit;
+
+import dev.polystack.platform.common.problem.Problems;
+import dev.polystack.platform.organization.OrganizationService;
+import dev.polystack.platform.security.Caller;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Appends an audit event for every mutating call of the API — whether it succeeded or not — with the
+ * caller, the operation, the target, the request id and the status. Bodies are never recorded, so no
+ * secret can reach the log.
+ */
+public class AuditFilter {
+
+    private static final Logger LOG = Logger.getLogger(AuditFilter.class);
+    private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    OrganizationService organizations;
+
+    @Inject
+    CurrentIdentityAssociation identities;
+
+    @ServerResponseFilter
+    public void record(ContainerRequestContext request, ContainerResponseContext response, ResourceInfo resource) {
+        String path = request.getUriInfo().getPath();
+        if (!MUTATING.contains(request.getMethod()) || !path.startsWith("/api/v1/")) {
+            return;
+        }
+        try {
+            String orgSlug = request.getUriInfo().getPathParameters().getFirst("org");
+            String target = path;
+            Object location = response.getHeaders().getFirst("Location");
+            if (location != null && response.getStatus() == 201) {
+                target = URI.create(location.toString()).getPath();
+            }
+            if (orgSlug == null && target.startsWith("/api/v1/orgs/")) {
+                orgSlug = target.substring("/api/v1/orgs/".length()).split("/")[0];
+            }
+            UUID orgId = orgSlug == null ? null : organizations.findId(orgSlug).orElse(null);
+            Caller caller = caller();
+            audit.append(new AuditService.Entry(orgId, caller == null ? null : caller.principalId(),
+                    caller == null ? "anonymous" : caller.name(),
+                    caller == null ? "anonymous" : caller.serviceUser() ? "service" : "user",
+                    action(resource, request.getMethod()), request.getMethod(), target,
+                    request.getHeaderString(Problems.REQUEST_ID_HEADER), response.getStatus()));
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Could not write the audit event of %s %s", request.getMethod(), path);
+        }
+    }
+
+    private Caller caller() {
+        try {
+            SecurityIdentity identity = identities.getIdentity();
+            return identity == null || identity.isAnonymous() ? null : identity.getAttribute(Caller.ATTRIBUTE);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String action(ResourceInfo resource, String method) {
+        Method target = resource == null ? null : resource.getResourceMethod();
+        if (target == null) {
+            return method.toLowerCase(java.util.Locale.ROOT);
+        }
+        Operation operation = target.getAnnotation(Operation.class);
+        return operation != null && !operation.operationId().isBlank() ? operation.operationId() : target.getName();
+    }
+}

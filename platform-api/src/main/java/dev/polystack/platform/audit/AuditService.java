@@ -1,0 +1,87 @@
+package dev.polystack.platform.audit;
+
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.security.OrgScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Appends to and reads the audit log. There is no update and no delete. */
+@ApplicationScoped
+public class AuditService {
+
+    @Inject
+    EntityManager entityManager;
+
+    @Inject
+    Clock clock;
+
+    /** The one piece of an event the HTTP layer knows. */
+    public record Entry(UUID orgId, UUID actorId, String actorName, String actorKind, String action, String method,
+                        String target, String requestId, int status) {
+    }
+
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void append(Entry entry) {
+        entityManager.persist(new AuditEvent(entry.orgId(), clock.instant(), entry.actorId(), entry.actorName(), entry.actorKind(),
+                entry.action(), entry.method(), entry.target(), entry.requestId(), entry.status()));
+    }
+
+    /** Filters: actor name, action, target prefix, time range; newest first. */
+    @Transactional
+    public Page<AuditEventView> list(OrgScope scope, String actor, String action, String target, Instant from, Instant to,
+                                     PageRequest page) {
+        int limit = page.limit();
+        StringBuilder jpql = new StringBuilder("select e from AuditEvent e where e.orgId = :org");
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("org", scope.orgId());
+        if (actor != null) {
+            jpql.append(" and e.actorName = :actor");
+            parameters.put("actor", actor);
+        }
+        if (action != null) {
+            jpql.append(" and e.action = :action");
+            parameters.put("action", action);
+        }
+        if (target != null) {
+            jpql.append(" and e.target like :target");
+            parameters.put("target", target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        }
+        if (from != null) {
+            jpql.append(" and e.occurredAt >= :from");
+            parameters.put("from", from);
+        }
+        if (to != null) {
+            jpql.append(" and e.occurredAt < :to");
+            parameters.put("to", to);
+        }
+        if (page.after() != null) {
+            try {
+                String[] key = page.after().split("\\|", 2);
+                parameters.put("afterTime", Instant.parse(key[0]));
+                parameters.put("afterId", UUID.fromString(key[1]));
+            } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                throw PlatformException.invalid("page_token", "is not a token this API issued");
+            }
+            jpql.append(" and (e.occurredAt < :afterTime or (e.occurredAt = :afterTime and e.id < :afterId))");
+        }
+        jpql.append(" order by e.occurredAt desc, e.id desc");
+        TypedQuery<AuditEvent> query = entityManager.createQuery(jpql.toString(), AuditEvent.class).setMaxResults(limit + 1);
+        parameters.forEach(query::setParameter);
+        List<AuditEvent> rows = new ArrayList<>(query.getResultList());
+        return Page.of(rows, limit, e -> e.occurredAt() + "|" + e.id(), AuditEventView::of);
+    }
+}

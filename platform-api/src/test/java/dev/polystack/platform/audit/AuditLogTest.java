@@ -1,0 +1,108 @@
+package dev.polystack.platform.audit;
+
+import dev.polystack.platform.testing.PostgresResource;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Map;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.as;
+import static dev.polystack.platform.testing.Api.createOrg;
+import static dev.polystack.platform.testing.Api.problem;
+import static dev.polystack.platform.testing.Api.tokenFor;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+
+@QuarkusTest
+@QuarkusTestResource(PostgresResource.class)
+class AuditLogTest {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Test
+    void everyChangeIsRecordedWithWhoWhatTargetRequestAndOutcome() {
+        String org = createOrg();
+        String pe = tokenFor(org, "platform-engineer");
+        as(pe).header("X-Request-Id", "audit-1").body(Map.of("id", "staging")).post("/api/v1/orgs/{org}/env-types", org).then().statusCode(201);
+        as(pe).body(Map.of("id", "Bad!")).post("/api/v1/orgs/{org}/env-types", org).then().statusCode(400);
+        as(tokenFor(org, "viewer")).delete("/api/v1/orgs/{org}/env-types/staging", org).then().statusCode(403);
+        as(pe).body(Map.of("provider_type", "aws", "id", "x", "source", "hashicorp/aws", "secrets", Map.of("key", "top-secret-audit-value")))
+                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+
+        var events = admin().queryParam("action", "createEnvType").get("/api/v1/orgs/{org}/audit-events", org)
+                .then().statusCode(200).body("items", hasSize(2)).extract().jsonPath();
+        assertThat(events.getString("items[1].target")).isEqualTo("/api/v1/orgs/" + org + "/env-types/staging");
+        assertThat(events.getString("items[1].outcome")).isEqualTo("success");
+        assertThat(events.getString("items[1].request_id")).isEqualTo("audit-1");
+        assertThat(events.getString("items[1].actor")).startsWith("service:pe-");
+        assertThat(events.getInt("items[0].status")).isEqualTo(400);
+        assertThat(events.getString("items[0].outcome")).isEqualTo("failure");
+        admin().queryParam("action", "deleteEnvType").get("/api/v1/orgs/{org}/audit-events", org)
+                .then().body("items[0].status", equalTo(403)).body("items[0].actor", containsString("service:viewer-"));
+        admin().get("/api/v1/orgs/{org}/audit-events", org).then().statusCode(200)
+                .body(not(containsString("top-secret-audit-value")))
+                .body("items.action", hasItem("createProvider"));
+    }
+
+    @Test
+    void tokensRunnersAndDeploymentsAreAuditedToo() throws Exception {
+        String org = createOrg();
+        admin().body(Map.of("id", "ci", "role", "developer")).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);
+        String tokenId = admin().body(Map.of("name", "pipeline")).post("/api/v1/orgs/{org}/service-users/ci/tokens", org)
+                .then().statusCode(201).extract().path("id");
+        admin().delete("/api/v1/orgs/{org}/service-users/ci/tokens/{id}", org, tokenId).then().statusCode(200);
+        admin().body(Map.of("id", "r", "public_key", dev.polystack.platform.runner.RunnerKeys.toPem(
+                java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic())))
+                .post("/api/v1/orgs/{org}/runners", org).then().statusCode(201);
+        admin().get("/api/v1/orgs/{org}/audit-events", org).then().statusCode(200)
+                .body("items.action", hasItem("createServiceUserToken"))
+                .body("items.action", hasItem("revokeServiceUserToken"))
+                .body("items.action", hasItem("createRunner"))
+                .body("items.action", hasItem("createOrg"))
+                .body("items.actor", everyItem(equalTo("admin")));
+    }
+
+    @Test
+    void filtersByActorTargetAndTimeAndPages() {
+        String org = createOrg();
+        Instant before = Instant.now().minusSeconds(1);
+        for (int i = 0; i < 3; i++) {
+            admin().body(Map.of("id", "p" + i, "name", "P")).post("/api/v1/orgs/{org}/projects", org).then().statusCode(201);
+        }
+        admin().queryParam("target", "/api/v1/orgs/" + org + "/projects/p1").get("/api/v1/orgs/{org}/audit-events", org)
+                .then().body("items", hasSize(1));
+        admin().queryParam("actor", "nobody").get("/api/v1/orgs/{org}/audit-events", org).then().body("items", hasSize(0));
+        admin().queryParam("from", before.toString()).queryParam("action", "createProject").queryParam("limit", 2)
+                .get("/api/v1/orgs/{org}/audit-events", org).then().body("items", hasSize(2)).body("next_page_token", not(equalTo(null)));
+        problem(admin().queryParam("from", "yesterday").get("/api/v1/orgs/{org}/audit-events", org), 400, "validation")
+                .body("errors[0].pointer", equalTo("from"));
+        problem(as(tokenFor(org, "developer")).get("/api/v1/orgs/{org}/audit-events", org), 403, "forbidden");
+        problem(as(tokenFor(createOrg(), "owner")).get("/api/v1/orgs/{org}/audit-events", org), 404, "not-found");
+    }
+
+    @Test
+    void theLogCannotBeChangedOrDeleted() throws SQLException {
+        String org = createOrg();
+        admin().body(Map.of("id", "p", "name", "P")).post("/api/v1/orgs/{org}/projects", org).then().statusCode(201);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.executeUpdate("update audit_event set actor_name = 'someone else'"))
+                    .hasMessageContaining("append-only");
+            assertThatThrownBy(() -> statement.executeUpdate("delete from audit_event")).hasMessageContaining("append-only");
+        }
+    }
+}
