@@ -16,6 +16,11 @@ public final class PolystackMain {
 
     public static void main(String... args) {
         StartupSettings settings = StartupSettings.fromEnvironment();
+        String issuer = System.getenv("POLYSTACK_OIDC_ISSUER");
+        if (issuer != null && !issuer.isBlank() && System.getProperty("polystack.oidc.enabled") == null
+                && System.getenv("POLYSTACK_OIDC_ENABLED") == null) {
+            System.setProperty("polystack.oidc.enabled", "true");
+        }
         EmbeddedDatabase embedded = null;
         if (settings.externalDatabaseUrl().isEmpty()) {
             embedded = EmbeddedDatabase.start(settings.dataDir(), settings.embeddedDatabaseDir());

@@ -29,6 +29,29 @@ public interface PolystackConfig {
 
     Auth auth();
 
+    Oidc oidc();
+
+    interface Oidc {
+        /** Set by POLYSTACK_OIDC_ISSUER being present. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** The issuer URL, e.g. https://keycloak.example.com/realms/polystack. */
+        Optional<String> issuer();
+
+        /** The client the API validates tokens for. */
+        @WithDefault("polystack")
+        String clientId();
+
+        /** The public client the console signs in with (authorization code + PKCE). */
+        @WithDefault("polystack-console")
+        String consoleClientId();
+
+        /** The token claim that lists the user's groups. */
+        @WithDefault("groups")
+        String groupsClaim();
+    }
+
     interface Cors {
         /** Allow browser calls from other origins. */
         @WithDefault("false")

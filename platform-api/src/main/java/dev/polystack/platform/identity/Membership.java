@@ -25,6 +25,10 @@ public class Membership extends VersionedEntity {
     @Column(nullable = false)
     private Role role;
 
+    /** manual (added by an owner) or oidc (derived from the token's groups at sign-in). */
+    @Column(nullable = false)
+    private String source = "manual";
+
     protected Membership() {
     }
 
@@ -45,6 +49,16 @@ public class Membership extends VersionedEntity {
 
     public Role role() {
         return role;
+    }
+
+    boolean isFromOidc() {
+        return "oidc".equals(source);
+    }
+
+    static Membership fromOidc(UUID orgId, UUID principalId, Role role, Instant now) {
+        Membership membership = new Membership(orgId, principalId, role, now);
+        membership.source = "oidc";
+        return membership;
     }
 
     void changeRole(Role role, Instant now) {

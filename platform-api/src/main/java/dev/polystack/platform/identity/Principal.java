@@ -114,6 +114,23 @@ public class Principal extends VersionedEntity {
         return kind == Kind.user ? username : "service:" + slug;
     }
 
+    String oidcSubject() {
+        return oidcSubject;
+    }
+
+    /** Links a user to the OIDC identity it signed in with, and refreshes what the token says about it. */
+    void signedIn(String issuer, String subject, String email, String displayName, Instant now) {
+        this.oidcIssuer = issuer;
+        this.oidcSubject = subject;
+        if (email != null) {
+            this.email = email;
+        }
+        if (displayName != null) {
+            this.displayName = displayName;
+        }
+        touch(now);
+    }
+
     void describe(String description, Instant now) {
         this.description = description;
         touch(now);

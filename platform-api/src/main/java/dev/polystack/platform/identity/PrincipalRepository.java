@@ -24,6 +24,27 @@ class PrincipalRepository implements PanacheRepositoryBase<Principal, UUID> {
                 after == null ? "" : after).page(0, limit + 1).list();
     }
 
+    Optional<Principal> findByOidc(String issuer, String subject) {
+        return find("oidcIssuer = ?1 and oidcSubject = ?2", issuer, subject).firstResultOptional();
+    }
+
+    /** A user added by username or email who has not signed in yet. */
+    Optional<Principal> findUnlinked(String username, String email) {
+        if (username != null) {
+            Optional<Principal> byName = find("kind = ?1 and lower(username) = lower(?2) and oidcSubject is null",
+                    Principal.Kind.user, username).firstResultOptional();
+            if (byName.isPresent()) {
+                return byName;
+            }
+        }
+        return email == null ? Optional.empty()
+                : find("kind = ?1 and lower(email) = lower(?2) and oidcSubject is null", Principal.Kind.user, email).firstResultOptional();
+    }
+
+    boolean usernameTaken(String username) {
+        return count("kind = ?1 and lower(username) = lower(?2)", Principal.Kind.user, username) > 0;
+    }
+
     boolean instanceAdminExists() {
         return count("instanceAdmin", true) > 0;
     }

@@ -119,6 +119,7 @@ public class OrganizationService {
         for (String statement : List.of(
                 "delete from api_token where principal_id in (select id from principal where org_id = ?1)",
                 "delete from membership where org_id = ?1",
+                "delete from oidc_group_mapping where org_id = ?1",
                 "delete from principal where org_id = ?1",
                 "delete from organization where id = ?1")) {
             entityManager.createNativeQuery(statement).setParameter(1, scope.orgId()).executeUpdate();

@@ -34,6 +34,12 @@ public class RunnerAuthenticationMechanism implements HttpAuthenticationMechanis
         return identityProviderManager.authenticate(new RunnerTokenRequest(token));
     }
 
+    /** Before the OIDC mechanism, which would try to read these tokens as its own. */
+    @Override
+    public int getPriority() {
+        return DEFAULT_PRIORITY + 500;
+    }
+
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
         return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", "Bearer"));

@@ -26,6 +26,12 @@ public class ApiTokenAuthenticationMechanism implements HttpAuthenticationMechan
         return identityProviderManager.authenticate(new ApiTokenAuthenticationRequest(token));
     }
 
+    /** Before the OIDC mechanism, which would try to read these tokens as its own. */
+    @Override
+    public int getPriority() {
+        return DEFAULT_PRIORITY + 500;
+    }
+
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
         return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", "Bearer"));
