@@ -5,10 +5,12 @@ import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.security.Caller;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.Context;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
+import org.eclipse.microprofile.context.ManagedExecutor;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -37,6 +39,9 @@ public class AuditFilter {
     @Inject
     CurrentIdentityAssociation identities;
 
+    @Inject
+    ManagedExecutor workers;
+
     @ServerResponseFilter
     public void record(ContainerRequestContext request, ContainerResponseContext response, ResourceInfo resource) {
         String path = request.getUriInfo().getPath();
@@ -53,13 +58,30 @@ public class AuditFilter {
             if (orgSlug == null && target.startsWith("/api/v1/orgs/")) {
                 orgSlug = target.substring("/api/v1/orgs/".length()).split("/")[0];
             }
-            UUID orgId = orgSlug == null ? null : organizations.findId(orgSlug).orElse(null);
             Caller caller = caller();
-            audit.append(new AuditService.Entry(orgId, caller == null ? null : caller.principalId(),
-                    caller == null ? "anonymous" : caller.name(),
-                    caller == null ? "anonymous" : caller.serviceUser() ? "service" : "user",
-                    action(resource, request.getMethod()), request.getMethod(), target,
-                    request.getHeaderString(Problems.REQUEST_ID_HEADER), response.getStatus()));
+            String slug = orgSlug;
+            String finalTarget = target;
+            String action = action(resource, request.getMethod());
+            String method = request.getMethod();
+            String requestId = request.getHeaderString(Problems.REQUEST_ID_HEADER);
+            int status = response.getStatus();
+            Runnable write = () -> {
+                try {
+                    UUID orgId = slug == null ? null : organizations.findId(slug).orElse(null);
+                    audit.append(new AuditService.Entry(orgId, caller == null ? null : caller.principalId(),
+                            caller == null ? "anonymous" : caller.name(),
+                            caller == null ? "anonymous" : caller.serviceUser() ? "service" : "user",
+                            action, method, finalTarget, requestId, status));
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "Could not write the audit event of %s %s", method, finalTarget);
+                }
+            };
+            if (Context.isOnEventLoopThread()) {
+                // Refused before reaching a worker thread (unauthenticated, throttled): the database must not block the event loop.
+                workers.execute(write);
+            } else {
+                write.run();
+            }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Could not write the audit event of %s %s", request.getMethod(), path);
         }

@@ -6,6 +6,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +22,11 @@ public class GroupMappingService {
     EntityManager entityManager;
 
     /** One group and the role it grants. */
-    public record GroupMapping(@jakarta.validation.constraints.NotBlank @jakarta.validation.constraints.Size(max = 200) String group,
-                               @jakarta.validation.constraints.NotNull Role role) {
+    public record GroupMapping(@NotBlank @Size(max = 200) String group, @NotNull Role role) {
     }
 
     /** All mappings of an organization, replaced at once. */
-    public record GroupMappings(@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Size(max = 500)
-                                List<@jakarta.validation.Valid @jakarta.validation.constraints.NotNull GroupMapping> mappings) {
+    public record GroupMappings(@NotNull @Size(max = 500) List<@Valid @NotNull GroupMapping> mappings) {
     }
 
     @Transactional

@@ -19,6 +19,7 @@ import static dev.polystack.platform.testing.Api.createOrg;
 import static dev.polystack.platform.testing.Api.problem;
 import static dev.polystack.platform.testing.Api.tokenFor;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
@@ -93,6 +94,25 @@ class AuditLogTest {
                 .body("errors[0].pointer", equalTo("from"));
         problem(as(tokenFor(org, "developer")).get("/api/v1/orgs/{org}/audit-events", org), 403, "forbidden");
         problem(as(tokenFor(createOrg(), "owner")).get("/api/v1/orgs/{org}/audit-events", org), 404, "not-found");
+    }
+
+    @Test
+    void attemptsWithoutValidCredentialsAreRecordedAsAnonymous() throws Exception {
+        String org = createOrg();
+        io.restassured.RestAssured.given().contentType("application/json").body(Map.of("id", "p", "name", "P"))
+                .post("/api/v1/orgs/{org}/projects", org).then().statusCode(401);
+        as("pst_not-a-real-token").contentType("application/json").body(Map.of("id", "p", "name", "P"))
+                .post("/api/v1/orgs/{org}/projects", org).then().statusCode(401);
+        // Refused on the event loop, the event is written by a worker shortly after the answer.
+        String count = "select count(*) from audit_event where actor_name = 'anonymous' and status = 401 and target = '/api/v1/orgs/"
+                + org + "/projects'";
+        await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                 var rows = statement.executeQuery(count)) {
+                rows.next();
+                assertThat(rows.getInt(1)).as("refused attempts in the audit log").isEqualTo(2);
+            }
+        });
     }
 
     @Test
