@@ -11,6 +11,7 @@ import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.manifest.GraphPlanner;
+import dev.polystack.platform.manifest.ManifestFormat;
 import dev.polystack.platform.manifest.ManifestService;
 import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
@@ -253,7 +254,20 @@ public class DeploymentService {
     public DryRunView dryRun(OrgScope scope, String project, String env, Integer manifestVersion) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         ManifestVersion manifest = manifest(environment, manifestVersion);
-        ResourceGraph graph = planner.expand(environment, manifest.content(), manifest.format());
+        return preview(environment, manifest.content(), manifest.format(), manifest.number());
+    }
+
+    /** What deploying a manifest that is not stored would do; nothing is written. */
+    @Transactional
+    public DryRunView dryRun(OrgScope scope, String project, String env, String content, ManifestFormat format) {
+        if (content == null || content.isBlank()) {
+            throw PlatformException.invalid("/", "the manifest is empty");
+        }
+        return preview(environments.reference(scope, project, env), content, format, null);
+    }
+
+    private DryRunView preview(EnvironmentRef environment, String content, ManifestFormat format, Integer manifestNumber) {
+        ResourceGraph graph = planner.expand(environment, content, format);
         Map<ResourceIdentity, dev.polystack.rules.graph.Outputs> outputs = activeResources.outputs(environment.id());
         Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> before = new HashMap<>();
         for (ActiveResource resource : activeResources.of(environment.id())) {
@@ -308,7 +322,7 @@ public class DeploymentService {
         List<GraphView.Edge> edges = graph.edges().stream()
                 .map(e -> new GraphView.Edge(e.from().toString(), e.to().toString(), e.alias())).toList();
         List<List<String>> layers = graph.layers().stream().map(l -> l.stream().map(ResourceIdentity::toString).toList()).toList();
-        return new DryRunView(manifest.number(), views, edges, layers, new DryRunView.Summary(add, change, destroy, unchanged));
+        return new DryRunView(manifestNumber, views, edges, layers, new DryRunView.Summary(add, change, destroy, unchanged));
     }
 
     @Transactional

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * What a deployment of a manifest version would do, computed at once and not stored.
  *
+ * @param manifestVersion the stored manifest version it was computed for; null for a manifest that was not stored
  * @param layers resource keys ({@code type/class/id}) by layer: layer 0 depends on nothing
  */
-public record DryRunView(int manifestVersion, List<Node> nodes, List<GraphView.Edge> edges, List<List<String>> layers,
+public record DryRunView(Integer manifestVersion, List<Node> nodes, List<GraphView.Edge> edges, List<List<String>> layers,
                          Summary summary) {
 
     /**
