@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Documents the error shape once: every operation's {@code default} response is an RFC 9457
- * problem ({@code application/problem+json}).
+ * Documents the error shape once: every operation's {@code default} response, and every error
+ * response declared without a body, is an RFC 9457 problem ({@code application/problem+json}).
  */
 public class ProblemResponsesFilter implements OASFilter {
 
@@ -55,8 +55,20 @@ public class ProblemResponsesFilter implements OASFilter {
         }
         operation.getResponses().setDefaultValue(OASFactory.createAPIResponse()
                 .description("An error, as RFC 9457 problem details")
-                .content(OASFactory.createContent().addMediaType(ProblemDetail.MEDIA_TYPE,
-                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(REF)))));
+                .content(problemContent()));
+        // error responses declared elsewhere (e.g. 400 by the validator) carry the same body
+        if (operation.getResponses().getAPIResponses() != null) {
+            operation.getResponses().getAPIResponses().forEach((code, response) -> {
+                if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
+                    response.setContent(problemContent());
+                }
+            });
+        }
+    }
+
+    private static org.eclipse.microprofile.openapi.models.media.Content problemContent() {
+        return OASFactory.createContent().addMediaType(ProblemDetail.MEDIA_TYPE,
+                OASFactory.createMediaType().schema(OASFactory.createSchema().ref(REF)));
     }
 
     private static Schema stringSchema(String description) {

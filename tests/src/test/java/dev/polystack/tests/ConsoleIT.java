@@ -1,0 +1,408 @@
+package dev.polystack.tests;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import com.microsoft.playwright.options.AriaRole;
+import dev.polystack.tests.standin.StandInTofu;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in a real headless Chromium (Debian's, driven by Playwright) against the packaged control
+ * plane on its embedded PostgreSQL and a runner agent with the OpenTofu stand-in: a platform engineer
+ * configures, a developer deploys and watches, and a 500-resource graph is laid out. Screenshots of the
+ * main pages go to {@code web-console/target/screenshots/}.
+ */
+class ConsoleIT {
+
+    private static final String ADMIN = "pst_console-admin-token-0123456789abcdefghijklmnopq";
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final List<String> CHROMIUM_FLAGS = List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Locator.GetByLabelOptions EXACT = new Locator.GetByLabelOptions().setExact(true);
+    private static final String MODULE = """
+            variable "name" { type = string }
+            variable "upstream" {
+              type    = any
+              default = null
+            }
+            resource "terraform_data" "this" {
+              input = { name = var.name, upstream = var.upstream }
+            }
+            output "name" { value = var.name }
+            """;
+
+    @TempDir
+    static Path workspace;
+
+    private static PlatformProcess platform;
+    private static AgentProcess agent;
+    private static Playwright playwright;
+    private static Browser browser;
+    private static String url;
+    private static Path screenshots;
+
+    @BeforeAll
+    static void start() throws Exception {
+        boolean present = Files.isExecutable(CHROMIUM);
+        if (!present && System.getenv("POLYSTACK_REQUIRE_BROWSER") == null) {
+            System.out.println("SKIPPED ConsoleIT: no Chromium at " + CHROMIUM + " (apt-get install chromium)");
+        }
+        Assumptions.assumeTrue(present || System.getenv("POLYSTACK_REQUIRE_BROWSER") != null,
+                "no Chromium at " + CHROMIUM + "; install it (apt-get install chromium) to run the console tests");
+        assertThat(CHROMIUM).as("Chromium, required by POLYSTACK_REQUIRE_BROWSER").isExecutable();
+        screenshots = Files.createDirectories(PlatformProcess.repository().resolve("web-console/target/screenshots"));
+
+        platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start();
+        url = platform.baseUrl();
+        api().body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
+        api().body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
+        api().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
+        api().body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        Path key = workspace.resolve("keys/r1.key");
+        api().body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
+                .post("/api/v1/orgs/acme/runners").then().statusCode(201);
+        api().body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+        Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
+        agent = AgentProcess.start(url, "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2);
+
+        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM).setHeadless(true)
+                .setArgs(CHROMIUM_FLAGS));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+        if (agent != null) {
+            agent.close();
+        }
+        if (platform != null) {
+            platform.close();
+        }
+    }
+
+    /** A browser tab at laptop size that records every console error and uncaught exception. */
+    private record Tab(BrowserContext context, Page page, List<String> errors) implements AutoCloseable {
+        static Tab open() {
+            BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 800));
+            Page page = context.newPage();
+            List<String> errors = new CopyOnWriteArrayList<>();
+            page.onConsoleMessage(message -> {
+                if (message.type().equals("error")) {
+                    errors.add(message.text());
+                }
+            });
+            page.onPageError(error -> errors.add("uncaught: " + error));
+            return new Tab(context, page, errors);
+        }
+
+        @Override
+        public void close() {
+            context.close();
+        }
+    }
+
+    @Test
+    void aPlatformEngineerConfiguresAndADeveloperDeploysAndWatches() throws Exception {
+        String platformEngineer = serviceUserToken("pe", "platform-engineer");
+        String developer = serviceUserToken("dev", "developer");
+
+        try (Tab tab = Tab.open()) {
+            Page page = tab.page();
+            signIn(page, platformEngineer);
+            configureAsPlatformEngineer(page);
+            assertThat(tab.errors()).as("console errors of the platform engineer's pages").isEmpty();
+        }
+
+        try (Tab tab = Tab.open()) {
+            Page page = tab.page();
+            signIn(page, developer);
+            deployAsDeveloper(page);
+            assertThat(tab.errors().stream().filter(e -> !e.contains("status of 422")).toList())
+                    .as("console errors of the developer's pages (the bad manifest's 422 is expected)").isEmpty();
+        }
+    }
+
+    private static void signIn(Page page, String token) {
+        page.navigate(url + "/console/");
+        page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true)).fill(token);
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in with token")).click();
+        PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/projects$"));
+    }
+
+    private static void configureAsPlatformEngineer(Page page) throws Exception {
+        // a resource type with an output schema
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Resource types")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New resource type")).click();
+        Locator dialog = page.getByRole(AriaRole.DIALOG);
+        dialog.getByLabel("Id", EXACT).fill("thing");
+        typeInto(page, dialog, "Output schema", """
+                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}""");
+        screenshot(page, "resource-type-dialog");
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save")).click();
+        PlaywrightAssertions.assertThat(dialog).isHidden();
+        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.CELL, new Page.GetByRoleOptions().setName("thing").setExact(true))).isVisible();
+        screenshot(page, "resource-types");
+
+        // an inline module for it
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Modules")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module")).click();
+        dialog = page.getByRole(AriaRole.DIALOG);
+        dialog.getByLabel("Id", EXACT).fill("thing");
+        dialog.getByLabel("Resource type", EXACT).selectOption("thing");
+        typeInto(page, dialog, "Module source code", MODULE);
+        typeInto(page, dialog, "Params", "{\"upstream\": {\"type\": \"any\", \"is_optional\": true}}");
+        typeInto(page, dialog, "Inputs", "{\"name\": \"${context.env_id}-${context.res_id}\"}");
+        screenshot(page, "module-dialog");
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create module")).click();
+        PlaywrightAssertions.assertThat(dialog).isHidden();
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("thing").setExact(true)).click();
+        PlaywrightAssertions.assertThat(page.getByText("variable \"upstream\"").first()).isVisible();
+        screenshot(page, "module");
+
+        // a module rule without criteria, then the explainer agrees with the rules
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Rules")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module rule")).click();
+        dialog = page.getByRole(AriaRole.DIALOG);
+        dialog.getByLabel("Module", EXACT).selectOption("thing");
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create rule")).click();
+        PlaywrightAssertions.assertThat(dialog).isHidden();
+        Locator explainer = page.locator("section.explainer");
+        explainer.getByLabel("Project", EXACT).selectOption("shop");
+        explainer.getByLabel("Environment", EXACT).selectOption("prod");
+        explainer.getByLabel("Resource type", EXACT).selectOption("thing");
+        explainer.getByLabel("Resource id", EXACT).fill("app.db");
+        explainer.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Explain")).click();
+        PlaywrightAssertions.assertThat(explainer.locator(".card").nth(0)).containsText("chosen");
+        PlaywrightAssertions.assertThat(explainer.locator(".card").nth(0)).containsText("thing");
+        PlaywrightAssertions.assertThat(explainer.locator(".card").nth(1)).containsText("r1");
+        screenshot(page, "rules-explained");
+
+        for (String[] stop : new String[][] {{"Runners", "runners"}, {"Providers", "providers"}, {"Environment types", "env-types"},
+                {"Members & service users", "members"}, {"Audit log", "audit"}}) {
+            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(stop[0])).click();
+            PlaywrightAssertions.assertThat(page.locator(".loading")).hasCount(0);
+            PlaywrightAssertions.assertThat(page.locator(".problem")).hasCount(0);
+            screenshot(page, stop[1]);
+        }
+        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.CELL, new Page.GetByRoleOptions().setName("createModuleRule"))).isVisible();
+    }
+
+    /** Replaces the text of the code editor labelled {@code label} inside {@code scope}. */
+    private static void typeInto(Page page, Locator scope, String label, String text) {
+        scope.locator("[data-testid='editor-" + label + "'] .cm-content").click();
+        page.keyboard().press("Control+A");
+        page.keyboard().press("Delete");
+        page.keyboard().insertText(text);
+    }
+
+    private static void deployAsDeveloper(Page page) throws Exception {
+        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Projects"))).isVisible();
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("prod").setExact(true)).click();
+        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Manifest")).click();
+
+        // a manifest with an unknown type: the error is marked at its line
+        String bad = """
+                workloads:
+                  app:
+                    resources:
+                      db: { type: thing }
+                      cache: { type: nosuchtype }
+                """;
+        typeManifest(page, bad);
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run")).click();
+        PlaywrightAssertions.assertThat(page.getByText("(line 5)")).isVisible();
+        PlaywrightAssertions.assertThat(page.locator(".cm-gutter-lint .cm-gutterElement").filter(
+                new Locator.FilterOptions().setHas(page.locator(".cm-lint-marker-error")))).hasCount(1);
+        assertThat(lineOfLintMarker(page)).isEqualTo(5);
+        screenshot(page, "manifest-error");
+
+        String good = """
+                workloads:
+                  app:
+                    resources:
+                      db: { type: thing }
+                      cache: { type: thing }
+                      api: { type: thing, params: { upstream: ["${resources.db.outputs.name}", "${resources.cache.outputs.name}"] } }
+                      worker: { type: thing, params: { upstream: "${resources.api.outputs.name}" } }
+                """;
+        typeManifest(page, good);
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run")).click();
+        PlaywrightAssertions.assertThat(page.getByText("4 to add")).isVisible();
+        screenshot(page, "manifest-dry-run");
+
+        long started = System.nanoTime();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deploy")).click();
+        PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/deployments/[0-9a-f-]{36}$"));
+        Locator succeeded = page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
+        PlaywrightAssertions.assertThat(succeeded).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(180_000));
+        System.out.printf("ConsoleIT: 4-resource deployment shown as succeeded %.1f s after clicking Deploy%n",
+                (System.nanoTime() - started) / 1e9);
+        PlaywrightAssertions.assertThat(page.locator(".graph-node.ok")).hasCount(4);
+        Locator logs = page.getByRole(AriaRole.LOG, new Page.GetByRoleOptions().setName("Logs of the deployment"));
+        PlaywrightAssertions.assertThat(logs).containsText("Apply complete!", new LocatorAssertions.ContainsTextOptions().setTimeout(30_000));
+        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.PROGRESSBAR)).hasAttribute("aria-valuetext", "4 of 4");
+        screenshot(page, "deployment");
+
+        // the logs of one resource
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("app.worker").setExact(true)).click();
+        Locator workerLogs = page.getByRole(AriaRole.LOG, new Page.GetByRoleOptions().setName("Logs of app.worker"));
+        PlaywrightAssertions.assertThat(workerLogs).containsText("Apply complete!");
+
+        // the environment's graph, and a resource's outputs
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("prod").setExact(true)).click();
+        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Resources")).click();
+        PlaywrightAssertions.assertThat(page.locator(".graph-node")).hasCount(4);
+        PlaywrightAssertions.assertThat(page.locator(".react-flow__edge")).hasCount(3);
+        page.locator(".react-flow__node").filter(new Locator.FilterOptions().setHasText("app.api")).click();
+        Locator panel = page.getByRole(AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"));
+        PlaywrightAssertions.assertThat(panel).containsText("prod-app.api");
+        PlaywrightAssertions.assertThat(panel).containsText("terraform_data.this");
+        screenshot(page, "environment-graph");
+    }
+
+    @Test
+    void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
+        api().body(Map.of("id", "big", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        String graph = JSON.writeValueAsString(largeGraph(83, 6));
+        try (Tab tab = Tab.open()) {
+            Page page = tab.page();
+            // the real page and layout in the real browser; only this one answer is synthetic (500 deployed resources)
+            page.route("**/api/v1/orgs/acme/projects/shop/envs/big/resource-graph", route -> route.fulfill(
+                    new com.microsoft.playwright.Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(graph)));
+            signIn(page, ADMIN);
+            long started = System.nanoTime();
+            page.navigate(url + "/console/orgs/acme/projects/shop/envs/big");
+            Locator figure = page.locator(".graph[data-rendered='true'][data-nodes='500']");
+            PlaywrightAssertions.assertThat(figure).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(30_000));
+            PlaywrightAssertions.assertThat(page.locator(".react-flow__node").first()).isVisible();
+            double shownMs = (System.nanoTime() - started) / 1e6;
+            double layoutMs = Double.parseDouble(figure.getAttribute("data-layout-ms"));
+
+            // pan and zoom: how long the browser needs to paint the next frames
+            Locator pane = page.locator(".react-flow__pane");
+            pane.hover();
+            List<Double> frameMs = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                page.mouse().wheel(0, i % 2 == 0 ? -300 : 200);
+                frameMs.add(((Number) page.evaluate("() => new Promise(r => { const t = performance.now(); "
+                        + "requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now() - t))) })")).doubleValue());
+            }
+            var box = pane.boundingBox();
+            page.mouse().move(box.x + box.width / 2, box.y + box.height / 2);
+            page.mouse().down();
+            page.mouse().move(box.x + box.width / 2 + 200, box.y + box.height / 2 + 80, new com.microsoft.playwright.Mouse.MoveOptions().setSteps(10));
+            page.mouse().up();
+
+            // select: a node's details appear
+            long clicked = System.nanoTime();
+            page.locator(".react-flow__node").first().click();
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"))
+                    .getByRole(AriaRole.HEADING, new Locator.GetByRoleOptions().setLevel(2))).isVisible();
+            double selectMs = (System.nanoTime() - clicked) / 1e6;
+            screenshot(page, "graph-500");
+            System.out.printf("ConsoleIT: 500-resource graph: layout %.0f ms, shown %.0f ms after navigation, "
+                            + "pan/zoom frames %s ms, select-to-details %.0f ms%n",
+                    layoutMs, shownMs, frameMs.stream().map(ms -> String.format("%.0f", ms)).toList(), selectMs);
+            assertThat(tab.errors()).as("console errors").isEmpty();
+        }
+    }
+
+    /** {@code workloads} chains of {@code depth} resources on a shared network, like a large real environment. */
+    private static Map<String, Object> largeGraph(int workloads, int depth) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        List<Map<String, Object>> edges = new ArrayList<>();
+        nodes.add(node("network", "shared.vpc"));
+        nodes.add(node("dns-zone", "shared.dns"));
+        for (int w = 0; w < workloads; w++) {
+            for (int r = 0; r < depth; r++) {
+                String id = "w" + w + ".r" + r;
+                nodes.add(node("thing", id));
+                String upstream = r == 0 ? "network/default/shared.vpc" : "thing/default/w" + w + ".r" + (r - 1);
+                edges.add(Map.of("from", "thing/default/" + id, "to", upstream, "alias", r == 0 ? "vpc" : "r" + (r - 1)));
+                if (r == depth - 1) {
+                    edges.add(Map.of("from", "thing/default/" + id, "to", "dns-zone/default/shared.dns", "alias", "dns"));
+                }
+            }
+        }
+        return Map.of("nodes", nodes, "edges", edges);
+    }
+
+    private static Map<String, Object> node(String type, String id) {
+        Map<String, Object> node = new LinkedHashMap<>();
+        node.put("type", type);
+        node.put("class", "default");
+        node.put("id", id);
+        node.put("module_id", type);
+        node.put("module_version", 1);
+        node.put("runner_id", "r1");
+        node.put("status", id.hashCode() % 7 == 0 ? "failed" : "succeeded");
+        node.put("outputs", Map.of("name", "prod-" + id, "password", "***"));
+        node.put("resources", List.of(Map.of("address", "terraform_data.this", "type", "terraform_data")));
+        node.put("updated_at", "2026-11-29T12:00:00Z");
+        return node;
+    }
+
+    /** Replaces the editor's text as a person pasting would. */
+    private static void typeManifest(Page page, String text) {
+        typeInto(page, page.locator("main"), "Manifest", text);
+    }
+
+    /** The 1-based editor line next to the lint gutter's error marker. */
+    private static int lineOfLintMarker(Page page) {
+        Object line = page.evaluate("""
+                () => {
+                  const marker = document.querySelector('.cm-lint-marker-error').closest('.cm-gutterElement');
+                  const top = marker.getBoundingClientRect().top;
+                  const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+                  return lines.findIndex(l => Math.abs(l.getBoundingClientRect().top - top) < 3) + 1;
+                }""");
+        return ((Number) line).intValue();
+    }
+
+    private static void screenshot(Page page, String name) {
+        page.screenshot(new Page.ScreenshotOptions().setPath(screenshots.resolve(name + ".png")).setFullPage(true));
+    }
+
+    private static String serviceUserToken(String id, String role) {
+        api().body(Map.of("id", id, "role", role)).post("/api/v1/orgs/acme/service-users").then().statusCode(201);
+        return api().body(Map.of("name", "console")).post("/api/v1/orgs/acme/service-users/{id}/tokens", id)
+                .then().statusCode(201).extract().path("token");
+    }
+
+    private static RequestSpecification api() {
+        return RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+}

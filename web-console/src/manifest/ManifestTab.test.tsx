@@ -1,0 +1,91 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Route, Routes, useLocation } from 'react-router'
+import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
+import { ManifestTab } from './ManifestTab'
+
+const BASE = '/api/v1/orgs/acme/projects/shop/envs/prod'
+const STORED = 'shared:\n  a: { type: thing }\n'
+
+function Where() {
+  return <div data-testid="location">{useLocation().pathname}</div>
+}
+
+function page(editable = true) {
+  return renderPage(
+    <Routes>
+      <Route index element={<ManifestTab org="acme" project="shop" env="prod" editable={editable} />} />
+      <Route path="deployments/:id" element={<Where />} />
+    </Routes>,
+    { url: '/orgs/acme/projects/shop/envs/prod', path: '/orgs/:org/projects/:project/envs/:env/*', session: fakeSession('developer') },
+  )
+}
+
+function storedManifest() {
+  return {
+    [`GET ${BASE}/manifests`]: () => ({ items: [{ version: 3 }] }),
+    [`GET ${BASE}/manifests/3`]: () => ({ version: 3, format: 'yaml', content: STORED, created_by: 'pat', created_at: '2026-01-01T00:00:00Z' }),
+  }
+}
+
+describe('ManifestTab', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('shows the dry-run diff of the text in the editor without storing it', async () => {
+    const api = mockApi({
+      ...storedManifest(),
+      [`POST ${BASE}/manifest/dry-run`]: () => ({
+        nodes: [
+          { key: 'thing/default/shared.a', type: 'thing', class: 'default', id: 'shared.a', change: 'unchanged', module_id: 'm', module_version: 1, runner_id: 'r1' },
+          { key: 'thing/default/shared.b', type: 'thing', class: 'default', id: 'shared.b', change: 'added', module_id: 'm', module_version: 2, runner_id: 'r1' },
+        ],
+        edges: [], layers: [], summary: { add: 1, change: 0, destroy: 0, unchanged: 1 },
+      }),
+    })
+    page()
+    expect(await screen.findByText(/Version 3, submitted/)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Dry-run' }))
+    expect(await screen.findByText('1 to add')).toBeInTheDocument()
+    expect(screen.getByText('shared.b')).toBeInTheDocument()
+    expect(screen.getByText('added')).toBeInTheDocument()
+    expect(api.calls.filter((c) => c.startsWith('PUT'))).toEqual([])
+    expect(api.bodies).toEqual([STORED])
+  })
+
+  it('shows each error of a bad manifest at its line', async () => {
+    mockApi({
+      ...storedManifest(),
+      [`POST ${BASE}/manifest/dry-run`]: () => problemResponse(422, 'The manifest does not fit this organization', '1 problem',
+        [{ path: 'shared.a.type', line: 2, detail: 'resource type `thing` does not exist' }]),
+    })
+    const { container } = page()
+    await screen.findByText(/Version 3/)
+    await userEvent.click(screen.getByRole('button', { name: 'Dry-run' }))
+    expect(await screen.findByText(/resource type `thing` does not exist/)).toBeInTheDocument()
+    expect(screen.getByText('(line 2)')).toBeInTheDocument()
+    // the editor marks the line itself
+    await waitFor(() => expect(container.querySelector('.cm-lint-marker-error')).not.toBeNull())
+  })
+
+  it('deploys the stored version without storing it again, and opens the deployment', async () => {
+    const api = mockApi({
+      ...storedManifest(),
+      [`POST ${BASE}/deployments`]: () => new Response(JSON.stringify({ id: 'd-1', status: 'queued' }), { status: 201, headers: { 'Content-Type': 'application/json' } }),
+    })
+    page()
+    await screen.findByText(/Version 3/)
+    await userEvent.click(screen.getByRole('button', { name: 'Deploy' }))
+    expect(await screen.findByTestId('location')).toHaveTextContent('/orgs/acme/projects/shop/envs/prod/deployments/d-1')
+    expect(api.calls.some((c) => c.startsWith('PUT'))).toBe(false)
+    expect(api.bodies).toEqual([{ mode: 'deploy', manifest_version: 3 }])
+  })
+
+  it('is read-only for viewers', async () => {
+    mockApi(storedManifest())
+    page(false)
+    await screen.findByText(/Version 3/)
+    expect(screen.queryByRole('button', { name: 'Deploy' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Dry-run' })).not.toBeInTheDocument()
+  })
+})

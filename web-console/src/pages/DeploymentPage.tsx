@@ -1,0 +1,157 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { api, unwrap, type Schemas } from '../api/client'
+import { useOrg } from '../auth/org'
+import { Async } from '../components/Async'
+import { ConfirmButton } from '../components/Buttons'
+import { PageHeader } from '../components/Layout'
+import { LogViewer } from '../components/LogViewer'
+import { ProblemMessage } from '../components/ProblemMessage'
+import { ProgressBar, StatusBadge } from '../components/Status'
+import { duration, Time } from '../components/Time'
+import { ResourceGraph } from '../graph/ResourceGraph'
+import { ACTIVE_DEPLOYMENT, nodeKey } from './EnvironmentPage'
+
+type Deployment = Schemas['DeploymentView']
+
+/** One deployment, live: node statuses on the graph, progress, logs per resource, cancel and roll back. */
+export function DeploymentPage() {
+  const { org, can } = useOrg()
+  const { project = '', env = '', id = '' } = useParams()
+  const path = { org, project, env, id }
+  const [selected, setSelected] = useState<string | null>(null)
+  const deployment = useQuery({
+    queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id],
+    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}', { params: { path } })),
+    refetchInterval: (q) => ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500 : false,
+  })
+  const graph = useQuery({
+    queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id, 'graph'],
+    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/graph', { params: { path } })),
+  })
+  return (
+    <>
+      <div className="breadcrumbs">
+        <Link to={`/orgs/${org}/projects`}>Projects</Link> / <Link to={`/orgs/${org}/projects/${project}`}>{project}</Link> /{' '}
+        <Link to={`/orgs/${org}/projects/${project}/envs/${env}?tab=deployments`}>{env}</Link> /
+      </div>
+      <Async query={deployment} what="the deployment">
+        {(d) => (
+          <>
+            <DeploymentHeader org={org} project={project} env={env} deployment={d} editable={can('developer')} />
+            <DeploymentBody deployment={d} graph={graph.data} graphError={graph.error} selected={selected} onSelect={setSelected}
+              logsUrl={`/api/v1/orgs/${org}/projects/${project}/envs/${env}/deployments/${id}/logs?follow=true${selected ? `&node=${encodeURIComponent(selected)}` : ''}`} />
+          </>
+        )}
+      </Async>
+    </>
+  )
+}
+
+function DeploymentHeader({ org, project, env, deployment: d, editable }: {
+  org: string; project: string; env: string; deployment: Deployment; editable: boolean
+}) {
+  const client = useQueryClient()
+  const navigate = useNavigate()
+  const path = { org, project, env }
+  const active = ACTIVE_DEPLOYMENT.has(d.status ?? '')
+  const rollback = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
+      params: { path }, body: { mode: 'rollback', rollback_to: d.id },
+    })) as Promise<Deployment>,
+    onSuccess: (created) => navigate(`/orgs/${org}/projects/${project}/envs/${env}/deployments/${created.id}`),
+  })
+  const progress = d.progress ?? {}
+  return (
+    <>
+      <PageHeader title={`${d.mode === 'rollback' ? 'Rollback' : d.mode === 'plan' ? 'Plan' : d.mode === 'destroy' ? 'Destroy' : 'Deployment'} of ${env}`}
+        subtitle={<>Started <Time value={d.created_at} /> by {d.created_by} · manifest {d.manifest_version ? `v${d.manifest_version}` : '—'}
+          {d.force ? ' · forced' : ''} · took {duration(d.started_at, d.finished_at)}</>}>
+        <StatusBadge status={d.status} />
+        {editable && active && (
+          <ConfirmButton label={d.cancel_requested ? 'Cancelling…' : 'Cancel'} disabled={d.cancel_requested} title="Cancel this deployment?"
+            confirmLabel="Cancel deployment" onConfirm={async () => {
+              await unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/cancel', { params: { path: { ...path, id: d.id! } } }))
+              await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments'] })
+            }}>Nothing new starts; running OpenTofu processes are interrupted and their resources marked cancelled.</ConfirmButton>
+        )}
+        {editable && !active && d.status === 'succeeded' && (d.mode === 'deploy' || d.mode === 'rollback') && (
+          <ConfirmButton label="Roll back to this deployment" danger={false} title="Roll back to this deployment?" confirmLabel="Roll back"
+            onConfirm={() => rollback.mutateAsync()}>
+            A new deployment applies the module versions and inputs this one used, to every resource it deployed.
+          </ConfirmButton>
+        )}
+      </PageHeader>
+      {d.error && <div className="problem" role="alert"><strong>{d.error}</strong></div>}
+      <ProgressBar label="Resources done" done={progress.done ?? 0} total={progress.total ?? (d.nodes?.length ?? 0)} />
+      <div className="summary-counts small" aria-label="Resources by status">
+        {Object.entries(progress).filter(([k, v]) => k !== 'done' && k !== 'total' && v > 0).map(([k, v]) => (
+          <span key={k}><StatusBadge status={k} /> {v}</span>
+        ))}
+      </div>
+    </>
+  )
+}
+
+function DeploymentBody({ deployment, graph, graphError, selected, onSelect, logsUrl }: {
+  deployment: Deployment
+  graph?: Schemas['GraphView']
+  graphError: unknown
+  selected: string | null
+  onSelect: (key: string | null) => void
+  logsUrl: string
+}) {
+  const statuses = useMemo(() => new Map((deployment.nodes ?? []).map((n) => [nodeKey(n), n])), [deployment.nodes])
+  const nodes = useMemo(() => (deployment.nodes ?? []).map((n) => ({
+    key: nodeKey(n), label: n.id!, sublabel: n.type, status: n.status,
+  })), [deployment.nodes])
+  const edges = useMemo(() => (graph?.edges ?? []).map((e) => ({ from: e.from!, to: e.to!, label: e.alias })), [graph?.edges])
+  const current = selected ? statuses.get(selected) : undefined
+  return (
+    <>
+      {graphError != null && <ProblemMessage error={graphError} />}
+      <div className="split">
+        <ResourceGraph label="Resources of the deployment" nodes={nodes} edges={edges} selected={selected} onSelect={onSelect} />
+        <aside className="side-panel" aria-label="Selected resource">
+          {current ? (
+            <>
+              <h2 style={{ marginTop: 0 }}>{current.id}</h2>
+              <dl className="kv">
+                <dt>Status</dt><dd><StatusBadge status={current.status} /></dd>
+                <dt>Action</dt><dd>{current.action ?? current.operation}</dd>
+                <dt>Module</dt><dd>{current.module_id} v{current.module_version}</dd>
+                <dt>Runner</dt><dd>{current.runner_id ?? '—'}</dd>
+                <dt>Attempt</dt><dd>{current.attempt ?? '—'}</dd>
+                <dt>Took</dt><dd>{duration(current.started_at, current.finished_at)}</dd>
+                {current.plan_summary != null && <><dt>Plan</dt><dd><code>{JSON.stringify(current.plan_summary)}</code></dd></>}
+              </dl>
+              {current.error && <div className="problem" role="alert">{current.error}</div>}
+              <button type="button" className="link" onClick={() => onSelect(null)}>Show the logs of all resources</button>
+            </>
+          ) : <p className="muted">Select a resource to see its details and only its logs.</p>}
+        </aside>
+      </div>
+      <h2>Logs {current ? <>of <code>{current.id}</code></> : 'of all resources'}</h2>
+      <LogViewer url={logsUrl} label={current ? `Logs of ${current.id}` : 'Logs of the deployment'} />
+      <h2>Resources</h2>
+      <table>
+        <thead><tr><th>Resource</th><th>Action</th><th>Status</th><th>Module</th><th>Runner</th><th>Took</th><th>Error</th></tr></thead>
+        <tbody>
+          {(deployment.nodes ?? []).map((n) => (
+            <tr key={nodeKey(n)} className={nodeKey(n) === selected ? 'selected' : undefined}>
+              <td><button type="button" className="link" onClick={() => onSelect(nodeKey(n))}>{n.id}</button>
+                <span className="muted small"> {n.type}</span></td>
+              <td>{n.action ?? n.operation}</td>
+              <td><StatusBadge status={n.status} /></td>
+              <td>{n.module_id} v{n.module_version}</td>
+              <td>{n.runner_id ?? '—'}</td>
+              <td>{duration(n.started_at, n.finished_at)}</td>
+              <td>{n.error ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  )
+}
