@@ -10,7 +10,9 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
 const KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAexample\n-----END PUBLIC KEY-----'
 const runners = [
   { id: 'eu-agent', description: 'Frankfurt', status: 'busy', max_concurrent_jobs: 4, labels: { region: 'eu' },
-    last_seen_at: new Date().toISOString(), public_key: KEY, version: 7 },
+    last_seen_at: new Date().toISOString(), public_key: KEY, version: 7,
+    current_jobs: [{ job_id: 'j-1', deployment_id: 'd-1', project: 'shop', env: 'prod', resource: 'postgres/default/app.db', attempt: 1,
+      claimed_at: new Date().toISOString() }] },
   { id: 'us-agent', status: 'offline', max_concurrent_jobs: 1, labels: {}, public_key: KEY, version: 1 },
 ]
 
@@ -25,7 +27,9 @@ describe('RunnersPage', () => {
     expect(screen.getByText('busy')).toHaveClass('badge')
     expect(screen.getByText('offline')).toBeInTheDocument()
     expect(screen.getByText('region=eu')).toBeInTheDocument()
-    expect(screen.getByText('4')).toBeInTheDocument()
+    expect(screen.getByText('1 of 4')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'shop/prod: app.db' })).toHaveAttribute('href', '/orgs/acme/projects/shop/envs/prod/deployments/d-1')
+    expect(screen.getByText('0 of 1')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Register a runner' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument()

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
 import { useRunners } from '../api/lists'
 import { useOrg } from '../auth/org'
@@ -44,7 +45,7 @@ export function RunnersPage() {
           <table>
             <thead>
               <tr>
-                <th>Runner</th><th>Status</th><th>Last seen</th><th>Max jobs</th><th>Labels</th>
+                <th>Runner</th><th>Status</th><th>Last seen</th><th>Jobs now</th><th>Labels</th>
                 {editable && <th><span className="sr-only">Actions</span></th>}
               </tr>
             </thead>
@@ -57,7 +58,7 @@ export function RunnersPage() {
                   </td>
                   <td><StatusBadge status={r.status} /></td>
                   <td><Time value={r.last_seen_at} /></td>
-                  <td>{r.max_concurrent_jobs}</td>
+                  <td><CurrentJobs org={org} runner={r} /></td>
                   <td><Labels labels={r.labels} /></td>
                   {editable && (
                     <td><div className="row-actions">
@@ -245,5 +246,27 @@ function EditRunnerDialog({ org, runner, onClose, onSaved }: { org: string; runn
         </footer>
       </form>
     </Dialog>
+  )
+}
+
+/** What a runner is running now, each job linked to its deployment. */
+function CurrentJobs({ org, runner }: { org: string; runner: Schemas['RunnerView'] }) {
+  const jobs = runner.current_jobs ?? []
+  return (
+    <div>
+      <span>{jobs.length} of {runner.max_concurrent_jobs}</span>
+      {jobs.length > 0 && (
+        <ul className="plain small">
+          {jobs.map((j) => (
+            <li key={j.job_id}>
+              <Link to={`/orgs/${org}/projects/${j.project}/envs/${j.env}/deployments/${j.deployment_id}`}>
+                {j.project}/{j.env}: {j.resource?.split('/').slice(2).join('/')}
+              </Link>{' '}
+              <span className="muted">since <Time value={j.claimed_at} /></span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   )
 }

@@ -3,7 +3,6 @@ package dev.polystack.tests;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -15,7 +14,6 @@ import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,9 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsoleIT {
 
     private static final String ADMIN = "pst_console-admin-token-0123456789abcdefghijklmnopq";
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final List<String> CHROMIUM_FLAGS = List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Locator.GetByLabelOptions EXACT = new Locator.GetByLabelOptions().setExact(true);
     private static final String MODULE = """
@@ -69,13 +64,7 @@ class ConsoleIT {
 
     @BeforeAll
     static void start() throws Exception {
-        boolean present = Files.isExecutable(CHROMIUM);
-        if (!present && System.getenv("POLYSTACK_REQUIRE_BROWSER") == null) {
-            System.out.println("SKIPPED ConsoleIT: no Chromium at " + CHROMIUM + " (apt-get install chromium)");
-        }
-        Assumptions.assumeTrue(present || System.getenv("POLYSTACK_REQUIRE_BROWSER") != null,
-                "no Chromium at " + CHROMIUM + "; install it (apt-get install chromium) to run the console tests");
-        assertThat(CHROMIUM).as("Chromium, required by POLYSTACK_REQUIRE_BROWSER").isExecutable();
+        Chromium.assumeAvailable("ConsoleIT");
         screenshots = Files.createDirectories(PlatformProcess.repository().resolve("web-console/target/screenshots"));
 
         platform = new PlatformProcess(workspace.resolve("data"),
@@ -92,9 +81,8 @@ class ConsoleIT {
         Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
         agent = AgentProcess.start(url, "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2);
 
-        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM).setHeadless(true)
-                .setArgs(CHROMIUM_FLAGS));
+        playwright = Chromium.playwright();
+        browser = Chromium.launch(playwright);
     }
 
     @AfterAll

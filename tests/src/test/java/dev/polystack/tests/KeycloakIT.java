@@ -1,5 +1,10 @@
 package dev.polystack.tests;
 
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
@@ -127,6 +132,54 @@ class KeycloakIT {
         api(token.substring(0, token.length() - 4) + "AAAA").get("/api/v1/me").then().statusCode(401);
         api("not-a-token").get("/api/v1/me").then().statusCode(401);
         api(ADMIN).get("/api/v1/me").then().statusCode(200).body("instance_admin", equalTo(true));
+    }
+
+    /** The console's own sign-in in a real browser: the button, Keycloak's login form, back to the console as that user. */
+    @Test
+    void theConsoleSignsInWithKeycloakInABrowser() throws Exception {
+        Chromium.assumeAvailable("KeycloakIT.theConsoleSignsInWithKeycloakInABrowser");
+        allowConsoleRedirect(platform.baseUrl() + "/console/*");
+        try (Playwright playwright = Chromium.playwright(); Browser browser = Chromium.launch(playwright)) {
+            Page page = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 800)).newPage();
+            List<String> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.onConsoleMessage(message -> {
+                if (message.type().equals("error")) {
+                    errors.add(message.text());
+                }
+            });
+            page.navigate(platform.baseUrl() + "/console/");
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in with " + URI.create(issuer).getAuthority())).click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/realms/polystack/protocol/openid-connect/auth\\?.*"));
+            page.locator("#username").fill("dave");
+            page.locator("#password").fill("dave");
+            page.locator("#kc-login").click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/projects$"));
+            PlaywrightAssertions.assertThat(page.locator(".user-name")).hasText("dave");
+            PlaywrightAssertions.assertThat(page.locator(".role-note")).containsText("Developer");
+            // the console calls the API with Keycloak's access token
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Projects"))).isVisible();
+            PlaywrightAssertions.assertThat(page.locator(".problem")).hasCount(0);
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign out")).click();
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.BUTTON,
+                    new Page.GetByRoleOptions().setName("Sign in with token"))).isVisible();
+            assertThat(errors).as("console errors").isEmpty();
+        }
+    }
+
+    /** Adds the console of the Polystack under test (on a free port) to the public client's redirect URIs. */
+    private static void allowConsoleRedirect(String redirect) {
+        String keycloakUrl = issuer.substring(0, issuer.indexOf("/realms/"));
+        String admin = RestAssured.given().formParams(Map.of("grant_type", "password", "client_id", "admin-cli",
+                        "username", "admin", "password", "admin"))
+                .post(keycloakUrl + "/realms/master/protocol/openid-connect/token").then().statusCode(200).extract().path("access_token");
+        RequestSpecification adminApi = RestAssured.given().auth().oauth2(admin).contentType(ContentType.JSON);
+        Map<String, Object> client = adminApi.get(keycloakUrl + "/admin/realms/polystack/clients?clientId=polystack-console")
+                .then().statusCode(200).extract().jsonPath().getMap("[0]");
+        @SuppressWarnings("unchecked")
+        List<String> redirects = new java.util.ArrayList<>((List<String>) client.get("redirectUris"));
+        redirects.add(redirect);
+        client.put("redirectUris", redirects);
+        adminApi.body(client).put(keycloakUrl + "/admin/realms/polystack/clients/" + client.get("id")).then().statusCode(204);
     }
 
     /** The console's sign-in: authorization code with PKCE against the public client, done headless. */

@@ -15,6 +15,7 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -124,12 +125,13 @@ public class RunnerService {
 
     private RunnerView view(Runner runner) {
         Instant now = clock.instant();
+        List<RunnerWorkload.CurrentJob> current = busy.current(runner.id());
         String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(OFFLINE_AFTER)) ? "offline"
-                : busy.running(runner.id()) > 0 ? "busy" : "idle";
+                : current.isEmpty() ? "idle" : "busy";
         Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
         });
         return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),
-                runner.lastSeenAt(), status, runner.createdAt(), runner.updatedAt(), runner.version());
+                runner.lastSeenAt(), status, current, runner.createdAt(), runner.updatedAt(), runner.version());
     }
 
     private Runner require(OrgScope scope, String id) {

@@ -3,10 +3,17 @@ package dev.polystack.platform.runner;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
+/**
+ * A runner as the API shows it.
+ *
+ * @param currentJobs the jobs it is running now
+ */
 public record RunnerView(String id, String description, String publicKey, Map<String, String> labels,
                          int maxConcurrentJobs, Instant lastSeenAt,
                          @Schema(description = "offline: not seen for a while; idle; busy: running jobs") String status,
+                         List<RunnerWorkload.CurrentJob> currentJobs,
                          Instant createdAt, Instant updatedAt, long version) {
 }

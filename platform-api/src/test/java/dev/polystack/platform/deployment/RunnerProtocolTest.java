@@ -100,8 +100,19 @@ class RunnerProtocolTest {
     void aRunnerNeverGetsMoreThanItsMaxConcurrentJobs() {
         Scenario s = new Scenario(2);
         s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of()));
-        s.deploy();
-        assertThat(s.claimAll()).hasSize(2);
+        String id = s.deploy();
+        Map<String, Map<String, Object>> claimed = s.claimAll();
+        assertThat(claimed).hasSize(2);
+
+        // the runner shows what it holds
+        var runner = admin().get("/api/v1/orgs/{org}/runners/r1", s.org).then().statusCode(200)
+                .body("status", equalTo("busy")).extract().jsonPath();
+        assertThat(runner.getList("current_jobs.job_id"))
+                .containsExactlyInAnyOrderElementsOf(claimed.values().stream().map(j -> j.get("job_id").toString()).toList());
+        assertThat(runner.getList("current_jobs.deployment_id")).containsOnly(id);
+        assertThat(runner.getList("current_jobs.project")).containsOnly("shop");
+        assertThat(runner.getList("current_jobs.env")).containsOnly("prod");
+        assertThat(runner.getList("current_jobs.resource")).allMatch(r -> r.toString().startsWith("thing/default/app."));
     }
 
     @Test
