@@ -26,10 +26,17 @@ public final class Agent {
     private final AtomicBoolean cancelRunning = new AtomicBoolean();
     private final AtomicInteger running = new AtomicInteger();
     private final List<Thread> slots = new ArrayList<>();
+    private final Jobs jobs;
 
-    public Agent(AgentConfig config, ControlPlane controlPlane) {
+    /** Makes the supervisor of a claimed job: where and how it runs. */
+    public interface Jobs {
+        JobSupervisor start(ClaimedJob job, AtomicBoolean shutdown);
+    }
+
+    public Agent(AgentConfig config, ControlPlane controlPlane, Jobs jobs) {
         this.config = config;
         this.controlPlane = controlPlane;
+        this.jobs = jobs;
     }
 
     public void start() {
@@ -39,7 +46,9 @@ public final class Agent {
             slot.start();
         }
         LOG.info("runner `" + config.runner() + "` of `" + config.org() + "` polls " + config.url() + " with "
-                + config.maxJobs() + " slot(s), tofu binary `" + config.tofu() + "`");
+                + config.maxJobs() + " slot(s), " + (config.kubernetesJobs()
+                ? "running each job as a Kubernetes Job in namespace `" + config.jobNamespace() + "`"
+                : "tofu binary `" + config.tofu() + "`"));
     }
 
     private void claimLoop() {
@@ -57,7 +66,7 @@ public final class Agent {
                 }
                 running.incrementAndGet();
                 try {
-                    new JobRun(config, controlPlane, job.get(), cancelRunning).run();
+                    jobs.start(job.get(), cancelRunning).run();
                 } finally {
                     running.decrementAndGet();
                 }

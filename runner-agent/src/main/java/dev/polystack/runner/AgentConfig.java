@@ -21,7 +21,16 @@ import java.util.Properties;
  */
 public record AgentConfig(URI url, String org, String runner, Path keyFile, Path workDir, String tofu, int maxJobs,
                           String logLevel, Duration cancelGrace, Duration shutdownGrace, Duration claimWait, String audience,
-                          Path pluginCacheDir, Path cliConfig, boolean keepWorkDirs, Map<String, String> tofuEnvironment) {
+                          Path pluginCacheDir, Path cliConfig, boolean keepWorkDirs, Map<String, String> tofuEnvironment,
+                          Kubernetes kubernetes) {
+
+    /** Where jobs run when {@code executor=kubernetes-job}: one Kubernetes Job per claimed job. */
+    public record Kubernetes(String namespace, String image, Path podTemplate, String serviceAccount, Duration startTimeout,
+                             Duration ttl) {
+    }
+
+    /** The namespace the agent runs in, as Kubernetes mounts it into every pod. */
+    static final Path POD_NAMESPACE_FILE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
     /** Environment variables with this prefix are passed to tofu without it (provider credentials, proxies). */
     static final String TOFU_ENV_PREFIX = "POLYSTACK_AGENT_TOFU_ENV_";
@@ -44,7 +53,15 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         SETTINGS.put("audience", "the audience of the agent's tokens; default polystack");
         SETTINGS.put("plugin-cache-dir", "provider plugin cache shared by all jobs (TF_PLUGIN_CACHE_DIR); default ~/.polystack-agent/plugin-cache");
         SETTINGS.put("cli-config", "an OpenTofu CLI configuration file, e.g. with provider mirrors (TF_CLI_CONFIG_FILE)");
-        SETTINGS.put("keep-work-dirs", "true keeps each job's work directory for debugging; default false");
+        SETTINGS.put("keep-work-dirs", "true keeps each job's work directory (in kubernetes-job mode: its Job) for debugging; default false");
+        SETTINGS.put("executor", "process (tofu runs in the agent) or kubernetes-job (one Kubernetes Job per job); default process");
+        SETTINGS.put("job-namespace", "kubernetes-job: namespace of the Jobs; default the agent's own");
+        SETTINGS.put("job-image", "kubernetes-job: image of the job pods, with this agent and tofu in it (required)");
+        SETTINGS.put("job-pod-template", "kubernetes-job: YAML Pod whose metadata and spec (resources of a container named tofu, "
+                + "nodeSelector, tolerations, ...) the job pods start from");
+        SETTINGS.put("job-service-account", "kubernetes-job: service account of the job pods; default none mounted");
+        SETTINGS.put("job-start-timeout", "kubernetes-job: how long a job pod may take to start; default 10m");
+        SETTINGS.put("job-ttl", "kubernetes-job: how long Kubernetes keeps a finished Job the agent could not delete; default 10m");
     }
 
     public static AgentConfig load(List<String> args, Map<String, String> environment) {
@@ -114,7 +131,48 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
                 Path.of(values.getOrDefault("plugin-cache-dir", home.resolve("plugin-cache").toString())),
                 values.containsKey("cli-config") ? Path.of(values.get("cli-config")) : null,
                 Boolean.parseBoolean(values.getOrDefault("keep-work-dirs", "false")),
-                Map.copyOf(tofuEnvironment));
+                Map.copyOf(tofuEnvironment),
+                kubernetes(values));
+    }
+
+    /** Whether each job runs as a Kubernetes Job. */
+    public boolean kubernetesJobs() {
+        return kubernetes != null;
+    }
+
+    public String jobNamespace() {
+        return kubernetes == null ? null : kubernetes.namespace();
+    }
+
+    private static Kubernetes kubernetes(Map<String, String> values) {
+        String executor = values.getOrDefault("executor", "process");
+        if (executor.equals("process")) {
+            for (String name : values.keySet()) {
+                if (name.startsWith("job-")) {
+                    throw new ConfigException("`" + name + "` is a setting of executor=kubernetes-job, but the executor is process");
+                }
+            }
+            return null;
+        }
+        if (!executor.equals("kubernetes-job")) {
+            throw new ConfigException("`executor` must be process or kubernetes-job, not `" + executor + "`");
+        }
+        String namespace = values.get("job-namespace");
+        if (namespace == null || namespace.isBlank()) {
+            try {
+                namespace = Files.readString(POD_NAMESPACE_FILE).trim();
+            } catch (IOException e) {
+                throw new ConfigException("`job-namespace` is not set and the agent does not run in a Kubernetes pod ("
+                        + POD_NAMESPACE_FILE + " is missing): use --job-namespace=... or " + envName("job-namespace"));
+            }
+        }
+        Path template = values.containsKey("job-pod-template") ? Path.of(values.get("job-pod-template")) : null;
+        if (template != null && !Files.isReadable(template)) {
+            throw new ConfigException("the job pod template " + template + " cannot be read");
+        }
+        return new Kubernetes(namespace, required(values, "job-image"), template, values.get("job-service-account"),
+                duration(values.getOrDefault("job-start-timeout", "10m"), "job-start-timeout"),
+                duration(values.getOrDefault("job-ttl", "10m"), "job-ttl"));
     }
 
     static String envName(String setting) {

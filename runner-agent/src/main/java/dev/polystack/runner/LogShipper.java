@@ -13,7 +13,7 @@ import java.util.logging.Logger;
  * every second, and at the end. A batch that fails to send is retried with the same number (the
  * control plane stores each number once).
  */
-public final class LogShipper implements AutoCloseable {
+public final class LogShipper implements LineSink, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(LogShipper.class.getName());
     private static final int BATCH_LINES = 200;
@@ -34,6 +34,7 @@ public final class LogShipper implements AutoCloseable {
     }
 
     /** Adds a raw line of tofu output. */
+    @Override
     public void line(String raw) {
         LogBatch.Line line = UiStream.parse(raw);
         if (line != null) {
@@ -42,6 +43,7 @@ public final class LogShipper implements AutoCloseable {
     }
 
     /** Adds a line of the agent's own. */
+    @Override
     public void note(String message) {
         add(new LogBatch.Line(java.time.Instant.now(), "info", "agent", message));
     }

@@ -2,6 +2,9 @@ package dev.polystack.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,9 +36,10 @@ public final class Main {
             switch (command) {
                 case "run" -> run(rest);
                 case "keygen" -> keygen(rest);
+                case "execute" -> System.exit(execute(rest));
                 case "help", "--help", "-h" -> help();
                 default -> {
-                    System.err.println("unknown command `" + command + "`; use run, keygen or help");
+                    System.err.println("unknown command `" + command + "`; use run, keygen, execute or help");
                     System.exit(2);
                 }
             }
@@ -49,7 +53,8 @@ public final class Main {
         AgentConfig config = AgentConfig.load(args, System.getenv());
         configureLogging(config.logLevel());
         PrivateKey key = Keys.load(config.keyFile());
-        String version = tofuVersion(config.tofu());
+        // in kubernetes-job mode tofu runs in the job pods, not here
+        String version = config.kubernetesJobs() ? null : tofuVersion(config.tofu());
         ControlPlane controlPlane = new ControlPlane(config.url(), config.org(), config.runner(), config.audience(), key);
         try {
             controlPlane.checkReachable();
@@ -61,14 +66,46 @@ public final class Main {
         } catch (IOException e) {
             throw new AgentConfig.ConfigException(e.getMessage());
         }
-        Logger.getLogger(Main.class.getName()).info("OpenTofu " + version + " at `" + config.tofu() + "`");
-        Agent agent = new Agent(config, controlPlane);
+        Agent.Jobs jobs;
+        if (config.kubernetesJobs()) {
+            KubernetesClient kube = new KubernetesClientBuilder().build();
+            checkKubernetes(kube, config);
+            jobs = (job, shutdown) -> new KubernetesJob(config, controlPlane, job, shutdown, kube);
+        } else {
+            Logger.getLogger(Main.class.getName()).info("OpenTofu " + version + " at `" + config.tofu() + "`");
+            jobs = (job, shutdown) -> new ProcessJob(config, controlPlane, job, shutdown);
+        }
+        Agent agent = new Agent(config, controlPlane, jobs);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::shutdown, "shutdown"));
         agent.start();
         try {
             agent.awaitTermination();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Fails at start when the agent may not manage Jobs in its namespace, instead of at the first job. */
+    private static void checkKubernetes(KubernetesClient kube, AgentConfig config) {
+        String namespace = config.jobNamespace();
+        try {
+            kube.batch().v1().jobs().inNamespace(namespace).withLabel("app.kubernetes.io/managed-by", "polystack-runner-agent").list();
+        } catch (KubernetesClientException e) {
+            throw new AgentConfig.ConfigException("cannot list Jobs in namespace `" + namespace + "` of " + kube.getMasterUrl()
+                    + " (" + (e.getCode() == 403 ? "forbidden: give the agent's service account the Role of the polystack-runner chart"
+                    : e.getMessage()) + ")");
+        }
+        Logger.getLogger(Main.class.getName()).info("jobs run as Kubernetes Jobs in `" + namespace + "` at " + kube.getMasterUrl()
+                + " with image " + config.kubernetes().image());
+    }
+
+    private static int execute(List<String> args) {
+        configureLogging("WARNING");
+        try {
+            return PodExecution.execute(args);
+        } catch (IOException e) {
+            System.err.println("polystack runner-agent execute: " + e.getMessage());
+            return 1;
         }
     }
 
@@ -122,6 +159,7 @@ public final class Main {
     private static void help() {
         System.out.println("usage: java -jar runner-agent.jar [run] --url=URL --org=ORG --runner=ID [--name=value ...]");
         System.out.println("       java -jar runner-agent.jar keygen [--key-file=FILE]");
+        System.out.println("       java -jar runner-agent.jar execute --payload=FILE   (what a kubernetes-job pod runs)");
         System.out.println("settings (also POLYSTACK_AGENT_<NAME>, or a properties file via --config FILE):");
         for (Map.Entry<String, String> setting : AgentConfig.SETTINGS.entrySet()) {
             System.out.printf("  %-16s %s%n", setting.getKey(), setting.getValue());

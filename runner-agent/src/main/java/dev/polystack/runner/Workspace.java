@@ -56,11 +56,17 @@ public final class Workspace {
      * mode, the shared plugin cache, the CLI configuration, and the state backend credentials.
      */
     public Map<String, String> environment(ClaimedJob job, AgentConfig config) throws IOException {
-        Map<String, String> env = new HashMap<>(config.tofuEnvironment());
-        Files.createDirectories(config.pluginCacheDir());
-        env.put("TF_PLUGIN_CACHE_DIR", config.pluginCacheDir().toAbsolutePath().toString());
-        if (config.cliConfig() != null) {
-            env.put("TF_CLI_CONFIG_FILE", config.cliConfig().toAbsolutePath().toString());
+        return environment(job, config.tofuEnvironment(), config.pluginCacheDir(), config.cliConfig());
+    }
+
+    /** The same, from its parts (a Kubernetes job pod has no agent configuration of its own). */
+    public Map<String, String> environment(ClaimedJob job, Map<String, String> tofuEnvironment, Path pluginCacheDir, Path cliConfig)
+            throws IOException {
+        Map<String, String> env = new HashMap<>(tofuEnvironment);
+        Files.createDirectories(pluginCacheDir);
+        env.put("TF_PLUGIN_CACHE_DIR", pluginCacheDir.toAbsolutePath().toString());
+        if (cliConfig != null) {
+            env.put("TF_CLI_CONFIG_FILE", cliConfig.toAbsolutePath().toString());
         }
         env.put("TF_IN_AUTOMATION", "1");
         env.put("TF_INPUT", "0");

@@ -1,0 +1,108 @@
+package dev.polystack.runner;
+
+import dev.polystack.runner.protocol.ClaimedJob;
+import dev.polystack.runner.protocol.HeartbeatReply;
+import dev.polystack.runner.protocol.JobResult;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+
+/**
+ * Looks after one claimed job wherever it runs: keeps the lease with heartbeats, learns of a cancel or a
+ * lost lease, and always reports how the job ended — unless the lease was lost, when the control plane
+ * would refuse the report. Subclasses run the job: in the agent's process, or as a Kubernetes Job.
+ */
+public abstract class JobSupervisor {
+
+    private static final Logger LOG = Logger.getLogger(JobSupervisor.class.getName());
+
+    protected final AgentConfig config;
+    protected final ControlPlane controlPlane;
+    protected final ClaimedJob job;
+    private final AtomicBoolean shutdown;
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final AtomicBoolean leaseLost = new AtomicBoolean();
+
+    protected JobSupervisor(AgentConfig config, ControlPlane controlPlane, ClaimedJob job, AtomicBoolean shutdown) {
+        this.config = config;
+        this.controlPlane = controlPlane;
+        this.job = job;
+        this.shutdown = shutdown;
+    }
+
+    /** Runs the job to its end and reports it. */
+    public final void run() {
+        LOG.info("job " + job.jobId() + ": " + job.operation() + " " + job.resource() + " (attempt " + job.attempt() + ")");
+        Thread heartbeats = new Thread(this::heartbeat, "heartbeat-" + job.jobId());
+        heartbeats.setDaemon(true);
+        heartbeats.start();
+        JobResult result;
+        try {
+            result = execute();
+        } finally {
+            heartbeats.interrupt();
+        }
+        report(result);
+    }
+
+    /** Runs the job; returns how it ended (a cancel included). */
+    protected abstract JobResult execute();
+
+    protected boolean isCancelled() {
+        return cancelled.get() || shutdown.get() || leaseLost.get();
+    }
+
+    protected String cancelReason() {
+        return leaseLost.get() ? "the lease was lost" : shutdown.get() ? "the agent shut down" : "cancelled";
+    }
+
+    /** Tells the control plane the job is alive; learns of a cancel or a lost lease. */
+    private void heartbeat() {
+        long interval = Math.max(1, job.heartbeatSeconds()) * 1000L;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(interval);
+                HeartbeatReply reply = controlPlane.heartbeat(job.jobId());
+                if (reply.cancelled() && cancelled.compareAndSet(false, true)) {
+                    LOG.info("job " + job.jobId() + " was cancelled; stopping it");
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (ControlPlane.LeaseLostException e) {
+                LOG.warning(e.getMessage() + "; stopping");
+                leaseLost.set(true);
+                return;
+            } catch (IOException e) {
+                LOG.warning("heartbeat of job " + job.jobId() + " failed: " + e.getMessage() + "; retrying");
+            }
+        }
+    }
+
+    /** Sends the result, retrying for up to about two minutes; a refused one (lease lost) is dropped. */
+    private void report(JobResult result) {
+        if (leaseLost.get()) {
+            LOG.warning("job " + job.jobId() + " lost its lease; not reporting " + result.status());
+            return;
+        }
+        for (int attempt = 1; attempt <= 12; attempt++) {
+            try {
+                controlPlane.result(job.jobId(), result);
+                LOG.info("job " + job.jobId() + " " + result.status());
+                return;
+            } catch (ControlPlane.LeaseLostException e) {
+                LOG.warning(e.getMessage());
+                return;
+            } catch (IOException e) {
+                LOG.warning("reporting job " + job.jobId() + " failed (" + e.getMessage() + "); retrying");
+                try {
+                    Thread.sleep(Math.min(attempt * 2000L, 15_000L));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        LOG.severe("gave up reporting job " + job.jobId() + "; its lease will expire and the control plane will fail it");
+    }
+}
