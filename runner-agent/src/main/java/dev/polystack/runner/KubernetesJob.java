@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -307,6 +309,7 @@ public final class KubernetesJob extends JobSupervisor {
                         .withServiceAccountName(settings.serviceAccount() != null ? settings.serviceAccount() : spec.getServiceAccountName())
                         .withAutomountServiceAccountToken(spec.getAutomountServiceAccountToken() != null
                                 ? spec.getAutomountServiceAccountToken() : Boolean.FALSE)
+                        .withSecurityContext(spec.getSecurityContext() != null ? spec.getSecurityContext() : restrictivePod())
                         .build())
                 .endTemplate()
                 .endSpec()
@@ -317,6 +320,13 @@ public final class KubernetesJob extends JobSupervisor {
         if (mounts.stream().noneMatch(m -> volume.equals(m.getName()) || path.equals(m.getMountPath()))) {
             mounts.add(new VolumeMountBuilder().withName(volume).withMountPath(path).build());
         }
+    }
+
+    /** The runner image's user (10001) reads the job's Secret through its group. */
+    private static PodSecurityContext restrictivePod() {
+        return new PodSecurityContextBuilder().withRunAsNonRoot(true).withRunAsUser(10001L).withRunAsGroup(10001L).withFsGroup(10001L)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .build();
     }
 
     private static SecurityContext restrictive() {

@@ -108,6 +108,9 @@ class KubernetesJobTest {
         assertThat(podSpec.getNodeSelector()).containsEntry("pool", "tofu");
         assertThat(podSpec.getServiceAccountName()).isEqualTo("tofu-jobs");
         assertThat(podSpec.getAutomountServiceAccountToken()).isFalse();
+        // the image's user reads the 0400 payload through the pod's fsGroup
+        assertThat(podSpec.getSecurityContext().getFsGroup()).isEqualTo(10001L);
+        assertThat(podSpec.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(created.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("team", "platform")
                 .containsEntry(KubernetesJob.LABEL_JOB_ID, job.jobId().toString());
         assertThat(podSpec.getVolumes()).anySatisfy(v -> assertThat(v.getSecret().getSecretName()).isEqualTo(name));
