@@ -26,6 +26,9 @@ import java.util.Set;
  */
 public final class Workspace {
 
+    /** Retries of each state request: waits of 1, 2, 4, 8, 16 and then 20 s, about 111 s in all. */
+    static final int STATE_RETRY_MAX = 9;
+
     static final String PLAN_FILE = "polystack.tfplan";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -86,6 +89,10 @@ public final class Workspace {
         http.put("lock_method", "LOCK");
         http.put("unlock_address", job.state().unlockAddress());
         http.put("unlock_method", "UNLOCK");
+        // ride out a restart of the control plane (a new replica, a crash): up to about two minutes of retries
+        http.put("retry_max", STATE_RETRY_MAX);
+        http.put("retry_wait_min", 1);
+        http.put("retry_wait_max", 20);
         ObjectNode required = terraform.putObject("required_providers");
         ObjectNode providers = JSON.createObjectNode();
         for (ClaimedJob.Provider provider : job.providers()) {

@@ -41,6 +41,7 @@ class WorkspaceTest {
         assertThat(main.at("/terraform/backend/http/address").asText()).isEqualTo("http://cp/api/state/v1/e/postgres/default/app.db");
         assertThat(main.at("/terraform/backend/http/lock_method").asText()).isEqualTo("LOCK");
         assertThat(main.at("/terraform/backend/http/unlock_method").asText()).isEqualTo("UNLOCK");
+        assertThat(main.at("/terraform/backend/http/retry_max").asInt()).isEqualTo(Workspace.STATE_RETRY_MAX);
         assertThat(main.at("/terraform/required_providers/aws/source").asText()).isEqualTo("hashicorp/aws");
         assertThat(main.at("/terraform/required_providers/aws/version").asText()).isEqualTo("~> 5.0");
         assertThat(main.at("/provider/aws/0/region").asText()).isEqualTo("eu-west-1");

@@ -55,6 +55,15 @@ final class AgentProcess implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /** Its child processes (tofu), which outlive it when it is killed. */
+    java.util.List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

@@ -52,12 +52,24 @@ final class PlatformProcess implements AutoCloseable {
         return this;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
 
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** kill -9: no shutdown hook runs, its embedded PostgreSQL (if any) is left running. */
+    void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor();
+        }
     }
 
     /** Stops it as an operator would (SIGTERM) and waits. */

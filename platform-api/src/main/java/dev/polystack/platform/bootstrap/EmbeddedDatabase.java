@@ -38,6 +38,7 @@ final class EmbeddedDatabase implements AutoCloseable {
         Path clusterDir = override.map(p -> p.toAbsolutePath().normalize()).orElse(dataDir.resolve("postgres"));
         try {
             Files.createDirectories(clusterDir);
+            stopOrphan(clusterDir.resolve("data"));
             LOG.infof("Starting the embedded PostgreSQL with its data in %s", clusterDir);
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(clusterDir.resolve("data"))
@@ -51,6 +52,40 @@ final class EmbeddedDatabase implements AutoCloseable {
             throw new IllegalStateException("Could not start the embedded PostgreSQL in " + clusterDir + ": " + e.getMessage()
                     + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
                     + " to keep the embedded cluster elsewhere.", e);
+        }
+    }
+
+    /**
+     * A PostgreSQL left running on this data directory by a Polystack that was killed (kill -9, OOM) would
+     * keep the new one from starting: stop it the way PostgreSQL is meant to be stopped fast (SIGINT:
+     * roll back open transactions, write a checkpoint), and wait for it.
+     */
+    static void stopOrphan(Path dataDir) {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+        } catch (IOException | RuntimeException e) {
+            return;  // unreadable: PostgreSQL itself decides whether the lock is stale
+        }
+        Optional<ProcessHandle> orphan = ProcessHandle.of(pid)
+                .filter(p -> p.info().command().map(c -> c.contains("postgres")).orElse(false));
+        if (orphan.isEmpty()) {
+            return;  // stale lock file: PostgreSQL removes it on start
+        }
+        LOG.warnf("The embedded PostgreSQL of a previous run (pid %d) is still running, probably because Polystack was killed;"
+                + " stopping it", pid);
+        try {
+            new ProcessBuilder("kill", "-INT", Long.toString(pid)).inheritIO().start().waitFor();
+            orphan.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warnf("Could not stop the PostgreSQL of the previous run (pid %d): %s; killing it", pid, e.getMessage());
+            orphan.get().destroyForcibly();
         }
     }
 

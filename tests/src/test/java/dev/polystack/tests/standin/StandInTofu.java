@@ -504,7 +504,26 @@ public final class StandInTofu {
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        // as OpenTofu's http backend (go-retryablehttp): retry_max retries (default 2) on connection errors, 429 and 5xx
+        // other than 501, waiting retry_wait_min * 2^attempt seconds (default 1) up to retry_wait_max (default 30)
+        JsonNode backend = root().path("terraform").path("backend").path("http");
+        int retries = backend.path("retry_max").asInt(2);
+        long waitMin = backend.path("retry_wait_min").asLong(1);
+        long waitMax = backend.path("retry_wait_max").asLong(30);
+        for (int attempt = 0; ; attempt++) {
+            try {
+                HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                boolean retryable = response.statusCode() == 429 || (response.statusCode() >= 500 && response.statusCode() != 501);
+                if (!retryable || attempt >= retries) {
+                    return response;
+                }
+            } catch (IOException e) {
+                if (attempt >= retries) {
+                    throw e;
+                }
+            }
+            Thread.sleep(1000L * Math.min(waitMax, waitMin << Math.min(attempt, 20)));
+        }
     }
 
     private String address() throws IOException {

@@ -1,0 +1,472 @@
+package dev.polystack.tests;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.polystack.tests.standin.StandInTofu;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The benchmark harness (not part of the normal test run): real processes — the packaged control plane on
+ * its embedded PostgreSQL, runners over the real protocol, a runner agent with the OpenTofu stand-in —
+ * and the figures of BENCHMARKS.md, printed as a table and written to tests/target/benchmark.json.
+ * <p>
+ * {@code ./mvnw -B install -DskipTests && ./mvnw -B verify -pl tests -Pbenchmark} ({@code -Dbench.runners=5000}
+ * for the scale run with more idle runners).
+ */
+class Benchmarks {
+
+    private static final String ADMIN = "pst_bench-admin-token-0123456789abcdefghijklmnopqrst";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @TempDir
+    Path workspace;
+
+    private final Map<String, Object> report = new LinkedHashMap<>();
+    private final List<String[]> table = new ArrayList<>();
+
+    @Test
+    void measure() throws Exception {
+        report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "java", System.getProperty("java.version"),
+                "os", System.getProperty("os.name") + " " + System.getProperty("os.version")));
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            Polystack polystack = new Polystack(platform.baseUrl(), ADMIN);
+            configure(polystack);
+            Thread.sleep(3000);
+            row("memory", "platform-api RSS idle", mib(rss(platform.pid())), "");
+            report.put("platform_idle_rss_mib", mibOf(rss(platform.pid())));
+
+            pickup(platform, polystack);
+            overhead(platform, polystack);
+            dryRun(polystack);
+            reads(platform, polystack);
+            creations(polystack);
+            scale(platform, polystack, Integer.getInteger("bench.runners", 1000));
+            agentMemory(platform, polystack);
+        }
+        StringBuilder out = new StringBuilder("\nPolystack benchmarks\n");
+        for (String[] r : table) {
+            out.append(String.format("  %-12s %-62s %16s  %s%n", r[0], r[1], r[2], r[3]));
+        }
+        System.out.println(out);
+        Path target = PlatformProcess.repository().resolve("tests/target/benchmark.json");
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, JSON.writeValueAsString(report));
+        System.out.println("written to " + target);
+    }
+
+    private void configure(Polystack polystack) {
+        polystack.api().body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().log().ifValidationFails().statusCode(201);
+        polystack.api().body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().log().ifValidationFails().statusCode(201);
+        polystack.api().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().log().ifValidationFails().statusCode(201);
+        polystack.api().body(Map.of("id", "thing", "output_schema", Map.of("type", "object", "required", List.of("name"),
+                "properties", Map.of("name", Map.of("type", "string"))))).post("/api/v1/orgs/acme/resource-types").then().log().ifValidationFails().statusCode(201);
+        polystack.api().body(Map.of("id", "thing", "resource_type", "thing", "module_source", "inline",
+                        "module_source_code", ControlPlaneCrashIT.MODULE, "module_params", ControlPlaneCrashIT.PARAMS,
+                        "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}")))
+                .post("/api/v1/orgs/acme/modules").then().log().ifValidationFails().statusCode(201);
+        polystack.api().body(Map.of("module_id", "thing")).post("/api/v1/orgs/acme/module-rules").then().log().ifValidationFails().statusCode(201);
+    }
+
+    /** A runner of its own for an environment of its own. */
+    private ProtocolRunner runnerFor(Polystack polystack, String env, String runner, int slots, Duration work) throws Exception {
+        polystack.environment(env);
+        Path key = workspace.resolve("keys/" + runner + ".key");
+        polystack.runner(runner, ProtocolRunner.keygen(key), slots);
+        polystack.api().body(Map.of("runner_id", runner, "project_id", "shop", "env_id", env)).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
+        return ProtocolRunner.start(polystack.baseUrl(), "acme", runner, key, slots, work);
+    }
+
+    /** 200 single-node deployments one after another: from the create call returning to the job's claim returning. */
+    private void pickup(PlatformProcess platform, Polystack polystack) throws Exception {
+        List<Double> latencies = pickupLatencies(polystack, "pickup", "idle-runner", 200);
+        Map<String, Double> p = percentiles(latencies);
+        report.put("pickup_latency_ms", p);
+        row("pickup", "create → claim, 200 deployments, 1 idle long-polling runner", ms(p.get("p50")) + " p50", "");
+        row("", "", ms(p.get("p95")) + " p95", "");
+        row("", "", ms(p.get("p99")) + " p99", "target p99 < 50 ms: " + (p.get("p99") < 50 ? "met" : "NOT met"));
+    }
+
+    private List<Double> pickupLatencies(Polystack polystack, String env, String runnerId, int deployments) throws Exception {
+        List<Double> latencies = new ArrayList<>();
+        try (ProtocolRunner runner = runnerFor(polystack, env, runnerId, 1, Duration.ZERO)) {
+            polystack.manifest(env, "shared:\n  one: { type: thing }\n");
+            Map<String, Long> claimed = new ConcurrentHashMap<>();
+            runner.onClaim = (job, nanos) -> claimed.put(job.deploymentId().toString(), nanos);
+            for (int i = 0; i < deployments + 5; i++) {
+                String id = polystack.api().body(Map.of("mode", "deploy", "force", true))
+                        .post("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments", env).then().log().ifValidationFails().statusCode(201).extract().path("id");
+                long created = System.nanoTime();
+                polystack.await(env, id, Duration.ofSeconds(30));
+                Long at = claimed.get(id);
+                if (at == null) {
+                    throw new AssertionError("deployment " + id + " was not claimed");
+                }
+                if (i >= 5) {  // the first few warm the JIT up
+                    latencies.add((at - created) / 1e6);
+                }
+            }
+        }
+        return latencies;
+    }
+
+    /** 500 nodes in 5 layers of 100, each depending on 3 of the layer above; 20 slots; 200 ms per job. */
+    private void overhead(PlatformProcess platform, Polystack polystack) throws Exception {
+        int layers = 5;
+        int width = 100;
+        int slots = 20;
+        long jobMillis = 200;
+        try (ProtocolRunner runner = runnerFor(polystack, "overhead", "pool", slots, Duration.ofMillis(jobMillis))) {
+            StringBuilder manifest = new StringBuilder("shared:\n");
+            for (int l = 0; l < layers; l++) {
+                for (int i = 0; i < width; i++) {
+                    manifest.append("  l").append(l).append('n').append(i).append(": { type: thing");
+                    if (l > 0) {
+                        manifest.append(", params: { upstream: [");
+                        for (int d = 0; d < 3; d++) {
+                            manifest.append(d == 0 ? "" : ", ").append("\"${resources.shared.l").append(l - 1).append('n')
+                                    .append((i + d) % width).append(".outputs.name}\"");
+                        }
+                        manifest.append("] }");
+                    }
+                    manifest.append(" }\n");
+                }
+            }
+            polystack.manifest("overhead", manifest.toString());
+            AtomicLong peakRss = new AtomicLong();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    peakRss.accumulateAndGet(rss(platform.pid()), Math::max);
+                    sleep(200);
+                }
+            });
+            sampler.start();
+            long started = System.nanoTime();
+            String id = polystack.deploy("overhead");
+            String status = polystack.await("overhead", id, Duration.ofMinutes(5));
+            double makespan = (System.nanoTime() - started) / 1e9;
+            sampling.set(false);
+            sampler.join();
+            if (!status.equals("succeeded")) {
+                throw new AssertionError("the overhead deployment " + status);
+            }
+            double criticalPath = layers * jobMillis / 1000.0;
+            double workPerSlot = layers * width * jobMillis / 1000.0 / slots;
+            double bound = Math.max(criticalPath, workPerSlot);
+            double ratio = makespan / bound;
+            report.put("orchestration", Map.of("nodes", layers * width, "slots", slots, "job_ms", jobMillis, "makespan_s", round(makespan),
+                    "lower_bound_s", bound, "ratio", round(ratio), "jobs_run", runner.executed.size()));
+            report.put("platform_rss_under_overhead_mib", mibOf(peakRss.get()));
+            row("overhead", "500 nodes (5×100, 3 deps each), 20 slots, 200 ms jobs: makespan", String.format("%.2f s", makespan),
+                    String.format("bound %.2f s, ratio %.3f (target < 1.10: %s)", bound, ratio, ratio < 1.10 ? "met" : "NOT met"));
+            row("memory", "platform-api RSS peak during the overhead run", mib(peakRss.get()), "");
+        }
+    }
+
+    /** Dry-run of a 10,000-resource manifest (100 chains of 100 references). */
+    private void dryRun(Polystack polystack) throws Exception {
+        polystack.environment("big");
+        polystack.api().body(Map.of("runner_id", "pool", "project_id", "shop", "env_id", "big")).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
+        StringBuilder manifest = new StringBuilder("shared:\n");
+        for (int i = 0; i < 10_000; i++) {
+            manifest.append("  r").append(i).append(": { type: thing");
+            if (i >= 100) {
+                manifest.append(", params: { upstream: \"${resources.shared.r").append(i - 100).append(".outputs.name}\" }");
+            }
+            manifest.append(" }\n");
+        }
+        byte[] body = manifest.toString().getBytes(StandardCharsets.UTF_8);
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            long started = System.nanoTime();
+            int nodes = polystack.api().contentType("application/yaml").body(body)
+                    .post("/api/v1/orgs/acme/projects/shop/envs/big/manifest/dry-run").then().log().ifValidationFails().statusCode(200)
+                    .extract().jsonPath().getList("nodes").size();
+            if (nodes != 10_000) {
+                throw new AssertionError("dry-run answered " + nodes + " nodes");
+            }
+            if (i > 0) {
+                times.add((System.nanoTime() - started) / 1e6);
+            }
+        }
+        Map<String, Double> p = percentiles(times);
+        report.put("dry_run_10000_ms", Map.of("median", p.get("p50"), "max", p.get("max"), "body_kib", body.length / 1024));
+        row("dry-run", "10,000 resources (100 chains of 100), 5 runs after a warm-up", ms(p.get("p50")) + " median",
+                "max " + ms(p.get("max")));
+    }
+
+    /** Resource-graph reads of the 500-node environment by 100 concurrent clients for 15 s. */
+    private void reads(PlatformProcess platform, Polystack polystack) throws Exception {
+        HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/overhead/resource-graph"))
+                .header("Authorization", "Bearer " + ADMIN).GET().build();
+        AtomicInteger ok = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        ExecutorService clients = Executors.newFixedThreadPool(100);
+        for (int c = 0; c < 100; c++) {
+            clients.submit(() -> {
+                while (System.nanoTime() < end) {
+                    try {
+                        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                        (response.statusCode() == 200 ? ok : failed).incrementAndGet();
+                    } catch (Exception e) {
+                        failed.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+        }
+        clients.shutdown();
+        clients.awaitTermination(60, TimeUnit.SECONDS);
+        double perSecond = ok.get() / 15.0;
+        report.put("resource_graph_reads", Map.of("clients", 100, "per_second", round(perSecond), "failed", failed.get(), "nodes", 500));
+        row("reads", "resource graph (500 nodes) by 100 concurrent clients", String.format("%.0f /s", perSecond),
+                failed.get() + " failed");
+    }
+
+    /** Deployments created through the API by 8 clients at once, over 40 environments. */
+    private void creations(Polystack polystack) throws Exception {
+        polystack.runner("sink", ProtocolRunner.keygen(workspace.resolve("keys/sink.key")), 1);
+        for (int e = 0; e < 40; e++) {
+            polystack.environment("c" + e);
+            polystack.api().body(Map.of("runner_id", "sink", "project_id", "shop", "env_id", "c" + e)).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
+            polystack.manifest("c" + e, "shared:\n  one: { type: thing }\n");
+        }
+        int total = 400;
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        long started = System.nanoTime();
+        for (int c = 0; c < 8; c++) {
+            clients.submit(() -> {
+                int i;
+                while ((i = next.getAndIncrement()) < total) {
+                    polystack.api().body(Map.of("mode", "deploy")).post("/api/v1/orgs/acme/projects/shop/envs/c{n}/deployments", i % 40)
+                            .then().log().ifValidationFails().statusCode(201);
+                }
+                return null;
+            });
+        }
+        clients.shutdown();
+        clients.awaitTermination(5, TimeUnit.MINUTES);
+        double perSecond = total / ((System.nanoTime() - started) / 1e9);
+        report.put("deployments_created_per_second", round(perSecond));
+        row("creations", "deployments created by 8 concurrent clients (400, 40 environments)", String.format("%.0f /s", perSecond), "");
+    }
+
+    /** Many idle long-polling runners against one control plane: its memory, threads, and a probe's pickup latency. */
+    private void scale(PlatformProcess platform, Polystack polystack, int count) throws Exception {
+        HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(10)).build();
+        List<KeyPair> keys = new ArrayList<>();
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
+        long registering = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            KeyPair pair = generator.generateKeyPair();
+            keys.add(pair);
+            polystack.api().body(Map.of("id", "idle-" + i, "public_key", pem(pair.getPublic()))).post("/api/v1/orgs/acme/runners")
+                    .then().log().ifValidationFails().statusCode(201);
+        }
+        System.out.printf("registered %d runners in %.1f s%n", count, (System.nanoTime() - registering) / 1e9);
+        long threadsBefore = threads(platform.pid());
+        AtomicBoolean polling = new AtomicBoolean(true);
+        AtomicInteger answered = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        Map<Integer, String> tokens = new ConcurrentHashMap<>();
+        CountDownLatch started = new CountDownLatch(count);
+        for (int i = 0; i < count; i++) {
+            int runner = i;
+            tokens.put(runner, jwt("idle-" + runner, keys.get(runner).getPrivate()));
+            poll(http, platform.baseUrl(), runner, tokens, keys, polling, answered, errors, started);
+        }
+        started.await(60, TimeUnit.SECONDS);
+        Thread.sleep(10_000);
+        long rss = rss(platform.pid());
+        long threads = threads(platform.pid());
+        List<Double> probe = pickupLatencies(polystack, "probe", "probe", 50);
+        Map<String, Double> p = percentiles(probe);
+        long rssAfter = rss(platform.pid());
+        polling.set(false);
+        report.put("scale", Map.of("idle_runners", count, "platform_rss_mib", mibOf(Math.max(rss, rssAfter)), "platform_threads", threads,
+                "platform_threads_before", threadsBefore, "probe_pickup_ms", p, "poll_errors", errors.get()));
+        row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
+        row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
+        row("", "… pickup of a probe runner's jobs meanwhile (50 deployments)", ms(p.get("p99")) + " p99",
+                "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors");
+    }
+
+    private void poll(HttpClient http, String base, int runner, Map<Integer, String> tokens, List<KeyPair> keys, AtomicBoolean polling,
+                      AtomicInteger answered, AtomicInteger errors, CountDownLatch started) {
+        if (!polling.get()) {
+            return;
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/runner/v1/claim?wait=25000ms"))
+                .timeout(Duration.ofSeconds(45)).header("Authorization", "Bearer " + tokens.get(runner))
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
+        started.countDown();
+        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            if (failure != null || response.statusCode() >= 400) {
+                errors.incrementAndGet();
+                if (response != null && response.statusCode() == 401) {
+                    tokens.put(runner, jwt("idle-" + runner, keys.get(runner).getPrivate()));
+                }
+            } else {
+                answered.incrementAndGet();
+            }
+            poll(http, base, runner, tokens, keys, polling, answered, errors, new CountDownLatch(0));
+        });
+    }
+
+    private static String jwt(String runner, PrivateKey key) {
+        try {
+            JwtClaims claims = new JwtClaims();
+            claims.setSubject(runner);
+            claims.setClaim("org", "acme");
+            claims.setAudience("polystack");
+            long now = System.currentTimeMillis() / 1000;
+            claims.setIssuedAt(NumericDate.fromSeconds(now));
+            claims.setExpirationTime(NumericDate.fromSeconds(now + 240));
+            claims.setGeneratedJwtId();
+            JsonWebSignature jws = new JsonWebSignature();
+            jws.setPayload(claims.toJson());
+            jws.setKey(key);
+            jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.EDDSA);
+            return jws.getCompactSerialization();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A real runner agent with the OpenTofu stand-in: RSS idle and while it runs 4 jobs at once. */
+    private void agentMemory(PlatformProcess platform, Polystack polystack) throws Exception {
+        polystack.environment("agent");
+        Path key = workspace.resolve("keys/agent.key");
+        polystack.runner("agent", ProtocolRunner.keygen(key), 4);
+        polystack.api().body(Map.of("runner_id", "agent", "project_id", "shop", "env_id", "agent")).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
+        Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
+        try (AgentProcess agent = AgentProcess.start(platform.baseUrl(), "acme", "agent", key, tofu.toString(), workspace.resolve("agent"), 4)) {
+            Thread.sleep(8000);
+            long idle = rss(agent.pid());
+            polystack.manifest("agent", "shared:\n" + "  a: { type: thing, params: { apply_ms: 3000 } }\n"
+                    + "  b: { type: thing, params: { apply_ms: 3000 } }\n  c: { type: thing, params: { apply_ms: 3000 } }\n"
+                    + "  d: { type: thing, params: { apply_ms: 3000 } }\n");
+            AtomicLong peak = new AtomicLong();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    peak.accumulateAndGet(rss(agent.pid()), Math::max);
+                    sleep(200);
+                }
+            });
+            sampler.start();
+            String id = polystack.deploy("agent");
+            String status = polystack.await("agent", id, Duration.ofMinutes(3));
+            sampling.set(false);
+            sampler.join();
+            report.put("runner_agent_rss_mib", Map.of("idle", mibOf(idle), "peak_with_4_jobs", mibOf(peak.get()), "deployment", status));
+            row("memory", "runner-agent RSS idle (the agent JVM, not tofu)", mib(idle), "");
+            row("", "runner-agent RSS peak while running 4 jobs", mib(peak.get()), "deployment " + status);
+        }
+    }
+
+    private static String pem(java.security.PublicKey key) {
+        return "-----BEGIN PUBLIC KEY-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(key.getEncoded()) + "\n-----END PUBLIC KEY-----\n";
+    }
+
+    private static double mibOf(long bytes) {
+        return Math.round(bytes / 1048576.0 * 10) / 10.0;
+    }
+
+    private static long rss(long pid) {
+        return status(pid, "VmRSS:") * 1024;
+    }
+
+    private static long threads(long pid) {
+        return status(pid, "Threads:");
+    }
+
+    private static long status(long pid, String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith(field)) {
+                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (Exception e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    static Map<String, Double> percentiles(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        Map<String, Double> result = new LinkedHashMap<>();
+        result.put("count", (double) sorted.size());
+        result.put("p50", round(at(sorted, 0.50)));
+        result.put("p95", round(at(sorted, 0.95)));
+        result.put("p99", round(at(sorted, 0.99)));
+        result.put("max", round(sorted.get(sorted.size() - 1)));
+        return result;
+    }
+
+    private static double at(List<Double> sorted, double quantile) {
+        int index = (int) Math.ceil(quantile * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+
+    private static String ms(double value) {
+        return String.format("%.1f ms", value);
+    }
+
+    private static String mib(long bytes) {
+        return String.format("%.0f MiB", bytes / 1048576.0);
+    }
+
+    private void row(String group, String what, String figure, String note) {
+        table.add(new String[] {group, what, figure, note});
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

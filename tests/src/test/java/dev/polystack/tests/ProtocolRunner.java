@@ -1,0 +1,97 @@
+package dev.polystack.tests;
+
+import dev.polystack.runner.ControlPlane;
+import dev.polystack.runner.Keys;
+import dev.polystack.runner.protocol.ClaimedJob;
+import dev.polystack.runner.protocol.JobResult;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A runner that speaks the real protocol through the agent's own client (signed JWTs, long-poll claims,
+ * results) but runs no OpenTofu: each job takes a fixed time and reports its outputs. For tests and
+ * benchmarks about the control plane's dispatching rather than about tofu.
+ */
+final class ProtocolRunner implements AutoCloseable {
+
+    /** A job as this runner saw it. */
+    record Executed(ClaimedJob job, Instant claimed, Instant finished) {
+    }
+
+    private final ControlPlane controlPlane;
+    private final Duration work;
+    private final List<Thread> slots = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    final List<Executed> executed = new CopyOnWriteArrayList<>();
+    /** Called with each job and System.nanoTime() the moment its claim returned. */
+    volatile java.util.function.BiConsumer<ClaimedJob, Long> onClaim = (job, nanos) -> { };
+    final List<String> failures = new CopyOnWriteArrayList<>();
+
+    private ProtocolRunner(ControlPlane controlPlane, Duration work) {
+        this.controlPlane = controlPlane;
+        this.work = work;
+    }
+
+    /** Generates a key pair; returns the public key to register. */
+    static String keygen(Path keyFile) throws IOException {
+        return Keys.generate(keyFile);
+    }
+
+    static ProtocolRunner start(String url, String org, String runner, Path keyFile, int slots, Duration work) {
+        ProtocolRunner protocolRunner = new ProtocolRunner(new ControlPlane(URI.create(url), org, runner, "polystack", Keys.load(keyFile)), work);
+        for (int i = 0; i < slots; i++) {
+            Thread slot = new Thread(protocolRunner::loop, runner + "-slot-" + i);
+            slot.setDaemon(true);
+            protocolRunner.slots.add(slot);
+            slot.start();
+        }
+        return protocolRunner;
+    }
+
+    private void loop() {
+        while (!stopping.get()) {
+            try {
+                Optional<ClaimedJob> claimed = controlPlane.claim(Duration.ofSeconds(5));
+                if (claimed.isEmpty()) {
+                    continue;
+                }
+                long nanos = System.nanoTime();
+                Instant at = Instant.now();
+                ClaimedJob job = claimed.get();
+                onClaim.accept(job, nanos);
+                if (!work.isZero()) {
+                    Thread.sleep(work.toMillis());
+                }
+                String name = job.environment().env() + "-" + job.resource().id();
+                controlPlane.result(job.jobId(), new JobResult("succeeded",
+                        Map.of("name", new JobResult.Output(com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
+                        List.of(), new JobResult.PlanSummary(1, 0, 0), null));
+                executed.add(new Executed(job, at, Instant.now()));
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException e) {
+                if (!stopping.get()) {
+                    failures.add(e.getMessage());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopping.set(true);
+        for (Thread slot : slots) {
+            slot.interrupt();
+            slot.join(10_000);
+        }
+    }
+}
