@@ -66,13 +66,19 @@ class Benchmarks {
             row("memory", "platform-api RSS idle", mib(rss(platform.pid())), "");
             report.put("platform_idle_rss_mib", mibOf(rss(platform.pid())));
 
-            pickup(platform, polystack);
-            overhead(platform, polystack);
-            dryRun(polystack);
-            reads(platform, polystack);
-            creations(polystack);
-            scale(platform, polystack, Integer.getInteger("bench.runners", 1000));
-            agentMemory(platform, polystack);
+            try {
+                pickup(platform, polystack);
+                overhead(platform, polystack);
+                dryRun(polystack);
+                reads(platform, polystack);
+                creations(polystack);
+                scale(platform, polystack, Integer.getInteger("bench.runners", 1000));
+                agentMemory(platform, polystack);
+            } catch (AssertionError | RuntimeException e) {
+                String log = platform.log();
+                System.out.println("platform-api log (last 12,000 characters):\n" + log.substring(Math.max(0, log.length() - 12_000)));
+                throw e;
+            }
         }
         StringBuilder out = new StringBuilder("\nPolystack benchmarks\n");
         for (String[] r : table) {
@@ -154,7 +160,7 @@ class Benchmarks {
                     if (l > 0) {
                         manifest.append(", params: { upstream: [");
                         for (int d = 0; d < 3; d++) {
-                            manifest.append(d == 0 ? "" : ", ").append("\"${resources.shared.l").append(l - 1).append('n')
+                            manifest.append(d == 0 ? "" : ", ").append("\"${shared.l").append(l - 1).append('n')
                                     .append((i + d) % width).append(".outputs.name}\"");
                         }
                         manifest.append("] }");
@@ -202,7 +208,7 @@ class Benchmarks {
         for (int i = 0; i < 10_000; i++) {
             manifest.append("  r").append(i).append(": { type: thing");
             if (i >= 100) {
-                manifest.append(", params: { upstream: \"${resources.shared.r").append(i - 100).append(".outputs.name}\" }");
+                manifest.append(", params: { upstream: \"${shared.r").append(i - 100).append(".outputs.name}\" }");
             }
             manifest.append(" }\n");
         }

@@ -59,11 +59,12 @@ public class AuditFilter {
                 orgSlug = target.substring("/api/v1/orgs/".length()).split("/")[0];
             }
             Caller caller = caller();
-            String slug = orgSlug;
-            String finalTarget = target;
+            String slug = orgSlug == null || orgSlug.indexOf('\0') >= 0 ? null : orgSlug;
+            // whatever a caller put into the path, its event must be storable (PostgreSQL text cannot hold NUL)
+            String finalTarget = storable(target);
             String action = action(resource, request.getMethod());
             String method = request.getMethod();
-            String requestId = request.getHeaderString(Problems.REQUEST_ID_HEADER);
+            String requestId = storable(request.getHeaderString(Problems.REQUEST_ID_HEADER));
             int status = response.getStatus();
             Runnable write = () -> {
                 try {
@@ -85,6 +86,10 @@ public class AuditFilter {
         } catch (RuntimeException e) {
             LOG.errorf(e, "Could not write the audit event of %s %s", request.getMethod(), path);
         }
+    }
+
+    private static String storable(String text) {
+        return text == null ? null : text.replace('\0', '\uFFFD');
     }
 
     private Caller caller() {

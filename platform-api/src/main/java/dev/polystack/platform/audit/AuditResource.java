@@ -39,14 +39,23 @@ public class AuditResource {
                 instant(to, "to"), page);
     }
 
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
     private static Instant instant(String value, String parameter) {
         if (value == null || value.isBlank()) {
             return null;
         }
+        Instant instant;
         try {
-            return Instant.parse(value);
+            instant = Instant.parse(value);
         } catch (DateTimeParseException e) {
             throw PlatformException.invalid(parameter, "must be an RFC 3339 timestamp such as 2026-11-29T12:00:00Z");
         }
+        // PostgreSQL stores timestamps from 4713 BC to 294276 AD; Instant goes much further
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw PlatformException.invalid(parameter, "must be between 0001-01-01 and 9999-12-31");
+        }
+        return instant;
     }
 }

@@ -1,5 +1,6 @@
 package dev.polystack.platform.bootstrap;
 
+import dev.polystack.platform.common.web.RouterProblems;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -16,6 +17,7 @@ public final class PolystackMain {
 
     public static void main(String... args) {
         StartupSettings settings = StartupSettings.fromEnvironment();
+        RouterProblems.takeOverUriValidation();
         String issuer = System.getenv("POLYSTACK_OIDC_ISSUER");
         if (issuer != null && !issuer.isBlank() && System.getProperty("polystack.oidc.enabled") == null
                 && System.getenv("POLYSTACK_OIDC_ENABLED") == null) {

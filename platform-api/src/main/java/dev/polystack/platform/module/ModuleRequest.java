@@ -24,13 +24,13 @@ public record ModuleRequest(
         String moduleSource,
         @Size(max = 524288) @Schema(description = "The module's code (HCL or JSON) when module_source is `inline`")
         String moduleSourceCode,
-        Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String, @Valid ModuleParam> moduleParams,
+        Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String, @jakarta.validation.constraints.NotNull @Valid ModuleParam> moduleParams,
         @Schema(description = "OpenTofu variables of the module; string values may contain placeholders")
         Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String, JsonNode> moduleInputs,
         @Schema(description = "OpenTofu provider local name → Polystack provider `type.id`")
         Map<@Pattern(regexp = "^[a-z][a-z0-9_-]*$", message = "must be a provider local name") String,
-                @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id") String> providerMapping,
-        Map<@Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String, @Valid ModuleDependency> dependencies,
+                @jakarta.validation.constraints.NotNull @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id") String> providerMapping,
+        Map<@Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String, @jakarta.validation.constraints.NotNull @Valid ModuleDependency> dependencies,
         @Schema(description = "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
         Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
                 @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secretInputs,

@@ -24,7 +24,7 @@ public record ProviderRequest(
         @Schema(description = "Provider configuration; values may contain placeholders") JsonNode configuration,
         @Schema(description = "Write-only configuration values, stored encrypted; send *** to keep a value as it is")
         Map<@Pattern(regexp = "^[a-zA-Z_][a-zA-Z0-9_]*$", message = "must be a provider argument name") String,
-                @Size(max = 65536) String> secrets,
+                @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secrets,
         Long version) {
 
     /** Marker that keeps a secret value unchanged on update. */

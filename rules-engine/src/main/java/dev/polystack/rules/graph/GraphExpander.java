@@ -20,6 +20,7 @@ import dev.polystack.rules.template.Usage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +60,8 @@ public final class GraphExpander {
         private final Map<ResourceIdentity, ObjectNode> declaredParams = new HashMap<>();
         private final List<Edge> edges = new ArrayList<>();
         private final Deque<Pending> queue = new ArrayDeque<>();
+
+        private final Map<String, Map<String, ResourceIdentity>> namesByWorkload = new HashMap<>();
 
         /** A resource to expand: its identity, params, where it comes from, and what its params' names mean. */
         private record Pending(ResourceIdentity identity, ObjectNode params, String path, Map<String, ResourceIdentity> references) {
@@ -111,15 +114,21 @@ public final class GraphExpander {
             return new ResourceGraph(nodes, edges, sorted.order(), sorted.layers(), outputs);
         }
 
-        /** The resources that {@code resources.<alias>} and {@code shared.<alias>} stand for in a workload. */
+        /**
+         * The resources that {@code resources.<alias>} and {@code shared.<alias>} stand for in a workload (or, for
+         * null, among the shared resources). Built once per workload and shared by its resources: a manifest of
+         * n shared resources would otherwise build n maps of n names.
+         */
         private Map<String, ResourceIdentity> manifestNames(String workload) {
-            Map<String, ResourceIdentity> names = new HashMap<>();
-            manifest.shared().forEach((alias, request) -> names.put("shared." + alias, request.identity()));
-            if (workload != null) {
-                manifest.workloads().get(workload).resources()
-                        .forEach((alias, request) -> names.put("resources." + alias, request.identity()));
-            }
-            return names;
+            return namesByWorkload.computeIfAbsent(workload == null ? "" : workload, key -> {
+                Map<String, ResourceIdentity> names = new HashMap<>();
+                manifest.shared().forEach((alias, request) -> names.put("shared." + alias, request.identity()));
+                if (workload != null) {
+                    manifest.workloads().get(workload).resources()
+                            .forEach((alias, request) -> names.put("resources." + alias, request.identity()));
+                }
+                return Collections.unmodifiableMap(names);
+            });
         }
 
         private void enqueue(Pending pending) {

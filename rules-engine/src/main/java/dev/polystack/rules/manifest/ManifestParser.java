@@ -1,11 +1,17 @@
 package dev.polystack.rules.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.polystack.rules.Identifiers;
 import dev.polystack.rules.Problem;
 import dev.polystack.rules.ResourceIdentity;
@@ -14,6 +20,8 @@ import dev.polystack.rules.template.Placeholders;
 import dev.polystack.rules.template.Segment;
 import dev.polystack.rules.template.Usage;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -21,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads manifests (YAML or JSON) and checks their structure, names, identities, limits and
@@ -29,8 +38,14 @@ import java.util.Set;
  */
 public final class ManifestParser {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key given twice is an error in both formats, not "the last one wins". */
+    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final ObjectMapper YAML = new ObjectMapper(YAML_FACTORY);
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    private static final Pattern INTERNAL_NAMES = Pattern.compile("\\b(?:org\\.yaml\\.snakeyaml|com\\.fasterxml\\.jackson)(?:\\.\\w+)*\\.(\\w+)");
     private static final Set<String> TOP = Set.of("workloads", "shared");
     private static final Set<String> WORKLOAD = Set.of("resources", "outputs");
     private static final Set<String> RESOURCE = Set.of("type", "class", "id", "params");
@@ -47,22 +62,73 @@ public final class ManifestParser {
 
     /** Parses YAML (of which JSON is a subset). */
     public Manifest parseYaml(String text) {
-        return parse(read(YAML, text));
+        String content = text == null ? "" : text;
+        checkYaml(content);
+        return parse(read(YAML, content));
     }
 
     public Manifest parseJson(String text) {
-        return parse(read(JSON, text));
+        return parse(read(JSON, text == null ? "" : text));
     }
 
     private static JsonNode read(ObjectMapper mapper, String text) {
         try {
-            JsonNode node = mapper.readTree(text == null ? "" : text);
+            JsonNode node = mapper.readTree(text);
             return node == null || node.isMissingNode() ? JsonNodeFactory.instance.objectNode() : node;
         } catch (JsonProcessingException e) {
-            var location = e.getLocation();
-            String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-            throw new RulesException("", "the manifest cannot be read" + where + ": " + e.getOriginalMessage());
+            throw unreadable(e);
         }
+    }
+
+    /**
+     * What Jackson would read differently from what was written is refused: aliases (Jackson reads
+     * {@code *name} as the string "name", and an alias bomb must not be expanded either) and further
+     * documents after the first (Jackson ignores them). Duplicate keys fail in the parser itself.
+     */
+    private static void checkYaml(String text) {
+        try (YAMLParser parser = (YAMLParser) YAML_FACTORY.createParser(text)) {
+            int depth = 0;
+            boolean seenValue = false;
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (parser.isCurrentAlias()) {
+                    throw new RulesException("", "YAML aliases are not supported: `*" + parser.getText() + "` at line "
+                            + parser.currentTokenLocation().getLineNr() + "; write the value out");
+                }
+                if (depth == 0 && seenValue && !(token.isScalarValue() && parser.getText().isEmpty() || token == JsonToken.VALUE_NULL)) {
+                    throw new RulesException("", "a manifest is one YAML document, but another starts at line "
+                            + parser.currentTokenLocation().getLineNr());
+                }
+                if (token.isStructStart()) {
+                    depth++;
+                } else if (token.isStructEnd()) {
+                    depth--;
+                }
+                if (depth == 0) {
+                    seenValue = true;
+                }
+            }
+        } catch (JsonProcessingException e) {
+            throw unreadable(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RulesException unreadable(JsonProcessingException e) {
+        var location = e.getLocation();
+        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        String message = String.valueOf(e.getOriginalMessage());
+        if (message.contains("AliasEvent")) {
+            message = "YAML aliases are not supported; write the value out";
+        } else if (e instanceof StreamConstraintsException) {
+            message = message.replaceAll(",? from `[^`]*`", "");
+        } else if (message.startsWith("Trailing token")) {
+            message = "there is more after the manifest";
+        }
+        // the parsers' messages name their own classes now and then; a caller has no use for them
+        message = INTERNAL_NAMES.matcher(message).replaceAll("$1");
+        return new RulesException("", "the manifest cannot be read" + where + ": " + message);
     }
 
     /** Checks a manifest that is already a JSON tree. */

@@ -83,6 +83,25 @@ class GraphExpanderTest {
         assertThat(graph.order()).containsExactly(id("dns", "shared.dns"), id("app", "web.app"));
     }
 
+    /** Regression: every shared resource once held a map of all shared names (10,000² entries, out of memory). */
+    @Test
+    void tenThousandSharedResourcesReferencingEachOtherExpand() {
+        Fixtures f = new Fixtures().type("app", true)
+                .module("app", "app", "{}", Map.of(), params("host", ParamType.STRING, true), Map.of());
+        StringBuilder yaml = new StringBuilder("shared:\n");
+        for (int i = 0; i < 10_000; i++) {
+            yaml.append("  r").append(i).append(": { type: app");
+            if (i >= 100) {
+                yaml.append(", params: { host: \"${shared.r").append(i - 100).append(".outputs.name}\" }");
+            }
+            yaml.append(" }\n");
+        }
+        ResourceGraph graph = expander.expand(parser.parseYaml(yaml.toString()), PROD, f.catalog(), Map.of());
+        assertThat(graph.nodes()).hasSize(10_000);
+        assertThat(graph.edges()).hasSize(9_900);
+        assertThat(graph.layers()).hasSize(100);
+    }
+
     @Test
     void aCycleIsAnErrorPrintingItsPath() {
         Fixtures f = new Fixtures().type("a", true).type("b", false).type("c", false)

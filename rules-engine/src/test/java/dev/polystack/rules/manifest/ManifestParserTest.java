@@ -126,6 +126,65 @@ class ManifestParserTest {
     }
 
     @Test
+    void yamlAliasesAreRefusedNotReadAsTheirName() {
+        // Jackson reads `*v` as the string "v": the second db would silently get version "v"
+        assertThatThrownBy(() -> parser.parseYaml("""
+                workloads:
+                  api:
+                    resources:
+                      db: { type: postgres, params: { version: &v "16" } }
+                      db2: { type: postgres, params: { version: *v } }
+                """))
+                .isInstanceOf(RulesException.class)
+                .hasMessageContaining("YAML aliases are not supported: `*v` at line 5");
+        assertThatThrownBy(() -> parser.parseYaml("shared:\n  *x : { type: vpc }\n"))
+                .hasMessageContaining("YAML aliases are not supported")
+                .hasMessageNotContaining("org.yaml");
+    }
+
+    @Test
+    void anAliasBombIsRefusedAtOnce() {
+        StringBuilder bomb = new StringBuilder("workloads:\n  api:\n    outputs:\n      l0: &l0 \"lol\"\n");
+        for (int i = 1; i <= 9; i++) {
+            bomb.append("      l").append(i).append(": &l").append(i).append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(9, "*l" + (i - 1)))).append("]\n");
+        }
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> parser.parseYaml(bomb.toString())).hasMessageContaining("YAML aliases are not supported");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(1000);
+    }
+
+    @Test
+    void duplicateKeysAreRefusedNotOverwritten() {
+        assertThatThrownBy(() -> parser.parseYaml("shared:\n  a: { type: vpc }\nshared:\n  b: { type: vpc }\n"))
+                .hasMessageContaining("cannot be read at line 3")
+                .hasMessageContaining("Duplicate field 'shared'");
+        assertThatThrownBy(() -> parser.parseJson("{\"shared\": {\"a\": {\"type\": \"vpc\", \"type\": \"dns\"}}}"))
+                .hasMessageContaining("Duplicate field 'type'");
+    }
+
+    @Test
+    void aSecondDocumentOrTrailingJsonIsRefusedNotIgnored() {
+        assertThatThrownBy(() -> parser.parseYaml("shared:\n  a: { type: vpc }\n---\nshared:\n  b: { type: dns }\n"))
+                .hasMessageContaining("a manifest is one YAML document, but another starts at line 4");
+        assertThatThrownBy(() -> parser.parseJson("{\"shared\": {}} {\"workloads\": {}}"))
+                .hasMessageContaining("there is more after the manifest");
+        // document markers around one document are fine
+        assertThat(parser.parseYaml("---\nshared:\n  a: { type: vpc }\n...\n").resources()).hasSize(1);
+        assertThat(parser.parseYaml("shared:\n  a: { type: vpc }\n---\n").resources()).hasSize(1);
+    }
+
+    @Test
+    void deepNestingIsRefusedWithoutNamingTheParsersInternals() {
+        String deep = "shared: { a: { type: vpc, params: { x: " + "[".repeat(5_000) + "]".repeat(5_000) + " } } }";
+        assertThatThrownBy(() -> parser.parseYaml(deep))
+                .hasMessageContaining("nesting depth")
+                .hasMessageNotContaining("StreamReadConstraints");
+        assertThatThrownBy(() -> parser.parseJson(deep.replace("shared: { a: { type: vpc, params: { x: ", "{\"x\": ").replace(" } } }", "}")))
+                .hasMessageContaining("nesting depth");
+    }
+
+    @Test
     void anEmptyManifestIsValid() {
         assertThat(parser.parseYaml("").resources()).isEmpty();
     }

@@ -3,6 +3,7 @@ package dev.polystack.platform.common.problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -86,7 +87,9 @@ public class ProblemMappers {
     public Response jsonParse(JsonParseException e, HttpServerRequest request) {
         var location = e.getLocation();
         String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-        return Problems.response(ProblemType.MALFORMED_BODY, "the body is not well-formed JSON" + where, List.of(), request);
+        String message = String.valueOf(e.getOriginalMessage());
+        String what = message.startsWith("Duplicate field") ? ": " + message.replace("Duplicate", "duplicate") : "";
+        return Problems.response(ProblemType.MALFORMED_BODY, "the body is not well-formed JSON" + where + what, List.of(), request);
     }
 
     @ServerExceptionMapper
@@ -171,7 +174,16 @@ public class ProblemMappers {
         return Response.fromResponse(response).header("WWW-Authenticate", "Bearer").build();
     }
 
+    /** Jackson could not map a type: a bug of ours (mapped here so that it is a problem, and logged). */
+    @ServerExceptionMapper
+    public Response invalidDefinition(InvalidDefinitionException e, HttpServerRequest request) {
+        return unexpected(e, request);
+    }
+
     private static Response mismatch(JsonMappingException e, HttpServerRequest request) {
+        if (String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")) {
+            return Problems.response(ProblemType.MALFORMED_BODY, "the body has more after its JSON value", List.of(), request);
+        }
         String pointer = Problems.pointer(e.getPath());
         String expected = e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
                 ? "expected " + Problems.describe(mismatch.getTargetType())

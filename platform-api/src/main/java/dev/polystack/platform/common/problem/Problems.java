@@ -34,6 +34,26 @@ public final class Problems {
         return builder.build();
     }
 
+    /**
+     * Answers with a problem below the REST layer (Vert.x routes: body limit, malformed URIs); the same
+     * body as {@link #response}.
+     */
+    public static void write(io.vertx.ext.web.RoutingContext context, ProblemType type, String detail) {
+        if (context.response().ended() || context.response().headWritten()) {
+            return;
+        }
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("type", type.uri().toString());
+        body.put("title", type.title());
+        body.put("status", type.status());
+        body.put("detail", detail);
+        body.put("instance", context.request().path());
+        body.put("request_id", requestId(context.request()));
+        context.response().setStatusCode(type.status())
+                .putHeader("Content-Type", ProblemDetail.MEDIA_TYPE)
+                .end(io.vertx.core.json.Json.encode(body));
+    }
+
     public static String requestId(HttpServerRequest request) {
         String id = request.getHeader(REQUEST_ID_HEADER);
         return id == null ? "unknown" : id;
@@ -62,6 +82,16 @@ public final class Problems {
                 }
                 if (state.equals("23503")) {
                     return new Classified(ProblemType.IN_USE, "the object is still referenced by other objects");
+                }
+                // Data exceptions: values PostgreSQL cannot store. Input validation catches them first where it can.
+                if (state.equals("22021") || state.equals("22P05")) {
+                    return new Classified(ProblemType.VALIDATION, "text must not contain the NUL character (U+0000)");
+                }
+                if (state.equals("22008")) {
+                    return new Classified(ProblemType.VALIDATION, "a timestamp is outside the range that can be stored");
+                }
+                if (state.equals("22001") || state.equals("22003")) {
+                    return new Classified(ProblemType.VALIDATION, "a value is larger than can be stored");
                 }
                 if (state.equals("40001") || state.equals("40P01")) {
                     return new Classified(ProblemType.CONFLICT, "a concurrent change interfered; retry the request");

@@ -1,18 +1,14 @@
 package dev.polystack.platform.common.web;
 
-import dev.polystack.platform.common.problem.ProblemDetail;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.problem.Problems;
 import io.quarkus.runtime.configuration.MemorySize;
-import io.vertx.core.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.util.List;
-import java.util.Map;
 
 /**
  * Answers an API request whose declared body is over the limit (1 MiB) with a 413 problem before
@@ -44,18 +40,7 @@ public class BodyLimitFilter {
     }
 
     private void reject(RoutingContext context) {
-        ProblemType type = ProblemType.PAYLOAD_TOO_LARGE;
-        Map<String, Object> body = Map.of(
-                "type", type.uri().toString(),
-                "title", type.title(),
-                "status", type.status(),
-                "detail", "the request body is larger than the limit of " + limit.asLongValue() + " bytes",
-                "instance", context.request().path(),
-                "request_id", Problems.requestId(context.request()),
-                "errors", List.of());
-        context.response().setStatusCode(type.status())
-                .putHeader("Content-Type", ProblemDetail.MEDIA_TYPE)
-                .putHeader("Connection", "close")
-                .end(Json.encode(body));
+        context.response().putHeader("Connection", "close");
+        Problems.write(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body is larger than the limit of " + limit.asLongValue() + " bytes");
     }
 }

@@ -45,11 +45,17 @@ public class PageRequest {
         if (pageToken == null || pageToken.isBlank()) {
             return null;
         }
+        String key;
         try {
-            return new String(Base64.getUrlDecoder().decode(pageToken), StandardCharsets.UTF_8);
+            key = new String(Base64.getUrlDecoder().decode(pageToken.trim()), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
+        // the key goes into SQL as a parameter: what PostgreSQL cannot store cannot be one
+        if (key.indexOf('\0') >= 0) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+        return key;
     }
 
     public static String tokenFor(String sortKey) {
