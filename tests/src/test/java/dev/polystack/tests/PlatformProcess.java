@@ -39,8 +39,15 @@ final class PlatformProcess implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package platform-api first (./mvnw package)");
         }
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-jar", jar.toString());
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m"));
+        // extra JVM options for the control plane, e.g. -Dplatform.jvm=-XX:StartFlightRecording=filename=/tmp/p.jfr to profile it
+        String extra = System.getProperty("platform.jvm", "");
+        if (!extra.isBlank()) {
+            command.addAll(java.util.List.of(extra.trim().split("\\s+")));
+        }
+        command.addAll(java.util.List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = new HashMap<>(environment);
         env.put("POLYSTACK_DATA_DIR", dataDir.toString());
         env.put("POLYSTACK_HTTP_PORT", Integer.toString(port));

@@ -47,6 +47,8 @@ public class DeploymentEngine {
 
     private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
 
+    private final Map<UUID, List<NodeRepository.Edge>> edges = new java.util.concurrent.ConcurrentHashMap<>();
+
     @Inject
     DeploymentRepository deployments;
 
@@ -131,38 +133,42 @@ public class DeploymentEngine {
                 }
             }
         }
-        List<DeploymentNode> all = nodes.of(deployment.id());
-        Map<UUID, Set<UUID>> waitsFor = waitsFor(all, nodes.edges(deployment.id()));
-        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
-        all.forEach(n -> byId.put(n.id(), n));
+        List<NodeRepository.NodeState> all = nodes.states(deployment.id());
+        Map<UUID, Set<UUID>> waitsFor = waitsFor(all, edgesOf(deployment.id()));
+        Map<UUID, NodeRepository.NodeState> byId = new java.util.HashMap<>();
+        all.forEach(n -> byId.put(n.id, n));
         boolean progressed = true;
         while (progressed) {
             progressed = false;
-            for (DeploymentNode node : all) {
-                if (node.status() != NodeStatus.PENDING) {
+            for (NodeRepository.NodeState state : all) {
+                if (state.status != NodeStatus.PENDING) {
                     continue;
                 }
                 if (deployment.cancelRequested()) {
+                    DeploymentNode node = nodes.findById(state.id);
                     node.end(NodeStatus.CANCELLED, "cancelled", null, now);
+                    state.status = node.status();
                     progressed = true;
                     continue;
                 }
-                Set<UUID> dependencies = waitsFor.getOrDefault(node.id(), Set.of());
-                if (dependencies.stream().anyMatch(id -> !byId.get(id).status().isTerminal())) {
+                Set<UUID> dependencies = waitsFor.getOrDefault(state.id, Set.of());
+                if (dependencies.stream().anyMatch(id -> !byId.get(id).status.isTerminal())) {
                     continue;
                 }
-                Optional<DeploymentNode> blocker = dependencies.stream().map(byId::get)
-                        .filter(d -> !d.status().letsDependentsRun()).findFirst();
+                Optional<NodeRepository.NodeState> blocker = dependencies.stream().map(byId::get)
+                        .filter(d -> !d.status.letsDependentsRun()).findFirst();
+                DeploymentNode node = nodes.findById(state.id);
                 if (blocker.isPresent()) {
-                    node.end(NodeStatus.SKIPPED, skipReason(node, blocker.get()), null, now);
+                    node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
                 } else {
                     dispatch(deployment, environment, node, now);
                 }
+                state.status = node.status();
                 progressed = true;
             }
         }
-        if (all.stream().allMatch(n -> n.status().isTerminal())) {
-            long failed = all.stream().filter(n -> n.status() == NodeStatus.FAILED).count();
+        if (all.stream().allMatch(n -> n.status.isTerminal())) {
+            long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
             DeploymentStatus outcome = deployment.cancelRequested() ? DeploymentStatus.CANCELLED
                     : failed > 0 ? DeploymentStatus.FAILED : DeploymentStatus.SUCCEEDED;
             String error = failed == 0 ? null : failed + " of " + all.size() + " resources failed";
@@ -176,22 +182,22 @@ public class DeploymentEngine {
      * waits for the resources that depend on it to be destroyed, and in a deployment that also applies,
      * for every apply node (removals happen after the rest).
      */
-    private static Map<UUID, Set<UUID>> waitsFor(List<DeploymentNode> all, List<NodeRepository.Edge> edges) {
+    private static Map<UUID, Set<UUID>> waitsFor(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
         Map<UUID, Set<UUID>> waits = new java.util.HashMap<>();
-        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
-        all.forEach(n -> byId.put(n.id(), n));
+        Map<UUID, NodeOperation> operations = new java.util.HashMap<>();
+        all.forEach(n -> operations.put(n.id, n.operation));
         for (NodeRepository.Edge edge : edges) {
-            DeploymentNode from = byId.get(edge.from());
-            if (from.operation() == NodeOperation.DESTROY) {
+            NodeOperation from = operations.get(edge.from());
+            if (from == NodeOperation.DESTROY) {
                 waits.computeIfAbsent(edge.to(), k -> new java.util.HashSet<>()).add(edge.from());
-            } else if (from.operation() == NodeOperation.APPLY) {
+            } else if (from == NodeOperation.APPLY) {
                 waits.computeIfAbsent(edge.from(), k -> new java.util.HashSet<>()).add(edge.to());
             }
         }
-        List<UUID> applies = all.stream().filter(n -> n.operation() == NodeOperation.APPLY).map(DeploymentNode::id).toList();
+        List<UUID> applies = all.stream().filter(n -> n.operation == NodeOperation.APPLY).map(n -> n.id).toList();
         if (!applies.isEmpty()) {
-            all.stream().filter(n -> n.operation() == NodeOperation.DESTROY)
-                    .forEach(n -> waits.computeIfAbsent(n.id(), k -> new java.util.HashSet<>()).addAll(applies));
+            all.stream().filter(n -> n.operation == NodeOperation.DESTROY)
+                    .forEach(n -> waits.computeIfAbsent(n.id, k -> new java.util.HashSet<>()).addAll(applies));
         }
         return waits;
     }
@@ -258,8 +264,7 @@ public class DeploymentEngine {
 
     private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient) {
         GraphNode graphNode = NodeSpecs.read(json, node.spec());
-        Map<ResourceIdentity, Outputs> outputs = activeResources.outputs(environment.id());
-        return Resolver.resolve(graphNode, environment.context(), outputs::get, lenient);
+        return Resolver.resolve(graphNode, environment.context(), activeResources.outputsLookup(environment.id()), lenient);
     }
 
     /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
@@ -303,22 +308,26 @@ public class DeploymentEngine {
         return Digests.of(document);
     }
 
-    /** Applies what a runner reported, then advances the deployment. */
+    /**
+     * Records what a runner reported: the job, the node and the environment's active resource. Returns
+     * the deployment to advance once this transaction has committed ({@link #advance}), empty when the
+     * job had already ended. Only the job's and the node's rows are locked, so that results of one
+     * deployment are recorded in parallel; advancing, which needs the deployment to itself, is the only
+     * part that runs one at a time.
+     */
     @Transactional
-    public void jobEnded(UUID jobId, JobOutcome outcome) {
-        Job unlocked = jobs.findById(jobId);
-        environments.lock(deployments.findById(unlocked.deploymentId()).environmentId());
-        Deployment deployment = deployments.lock(unlocked.deploymentId());
+    public Optional<UUID> jobEnded(UUID jobId, JobOutcome outcome) {
         Job job = jobs.lock(jobId).orElseThrow();
         if (job.status() != JobStatus.RUNNING) {
-            return;
+            return Optional.empty();
         }
+        Deployment deployment = deployments.findById(job.deploymentId());
         Instant now = clock.instant();
         DeploymentNode node = nodes.lock(job.nodeId());
         job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
         states.releaseLocksOf(job.id());
-        EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
         if (outcome.status() == NodeStatus.SUCCEEDED) {
+            EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
             switch (node.operation()) {
                 case APPLY -> activeResources.record(new dev.polystack.platform.resource.Provisioned(environment.id(),
                         node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
@@ -330,7 +339,7 @@ public class DeploymentEngine {
             }
         }
         node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
-        advanceLocked(deployment);
+        return Optional.of(deployment.id());
     }
 
     /** A job whose lease expired: its runner is lost. Retries the node when attempts remain. */
@@ -361,19 +370,32 @@ public class DeploymentEngine {
     /** The resources a node depends on, for destroying in the right order later. */
     private JsonNode dependenciesOf(Deployment deployment, DeploymentNode node) {
         var array = json.createArrayNode();
-        Map<UUID, DeploymentNode> byId = new java.util.HashMap<>();
-        nodes.of(deployment.id()).forEach(n -> byId.put(n.id(), n));
-        for (NodeRepository.Edge edge : nodes.edges(deployment.id())) {
-            if (edge.from().equals(node.id())) {
-                ResourceIdentity to = byId.get(edge.to()).identity();
-                array.addObject().put("type", to.type()).put("class", to.resourceClass()).put("id", to.id()).put("alias", edge.alias());
-            }
+        for (Object[] row : nodes.dependencyIdentities(deployment.id(), node.id())) {
+            array.addObject().put("type", (String) row[0]).put("class", (String) row[1]).put("id", (String) row[2]).put("alias", (String) row[3]);
         }
         return array;
     }
 
+    /**
+     * A deployment's edges, which never change after it was created: read once, not at every job end
+     * (1,500 rows for 500 nodes). A bounded cache; an entry goes when its deployment finishes.
+     */
+    private List<NodeRepository.Edge> edgesOf(UUID deploymentId) {
+        List<NodeRepository.Edge> cached = edges.get(deploymentId);
+        if (cached != null) {
+            return cached;
+        }
+        List<NodeRepository.Edge> loaded = List.copyOf(nodes.edges(deploymentId));
+        if (edges.size() >= 256) {
+            edges.clear();
+        }
+        edges.put(deploymentId, loaded);
+        return loaded;
+    }
+
     /** After a deployment ends: wake its waiters, settle the environment, start the next one. */
     private void finished(Deployment deployment) {
+        edges.remove(deployment.id());
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         if (deployment.deletesEnvironment()) {
             if (deployment.status() == DeploymentStatus.SUCCEEDED) {

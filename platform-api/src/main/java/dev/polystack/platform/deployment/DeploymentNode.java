@@ -9,6 +9,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.descriptor.java.Immutability;
 import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
@@ -62,6 +64,9 @@ public class DeploymentNode {
     @Column(name = "runner_id")
     private UUID runnerId;
 
+    // JSON values are replaced, never changed in place: marked immutable, Hibernate dirty-checks them by
+    // their setter instead of comparing whole trees at every flush (which dominated job ends under load)
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false)
     private JsonNode spec;
@@ -74,6 +79,7 @@ public class DeploymentNode {
     @Column(nullable = false)
     private int attempt;
 
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "plan_summary")
     private JsonNode planSummary;

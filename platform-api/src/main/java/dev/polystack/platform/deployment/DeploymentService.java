@@ -125,19 +125,23 @@ public class DeploymentService {
         Deployment deployment = begin(scope, environment, request.mode(), manifest.number(), null, force, false, idempotencyKey, now);
         NodeOperation operation = request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY;
         Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
+        // looked up once per module and runner, not per node: each query would flush (and dirty-check) every node so far
+        Map<String, Optional<UUID>> moduleIds = new HashMap<>();
+        Map<String, Optional<UUID>> runnerIds = new HashMap<>();
         for (GraphNode node : graph.nodes().values()) {
-            UUID moduleId = modules.findId(environment.orgId(), node.module().id()).orElse(null);
-            UUID runnerId = runners.findId(environment.orgId(), node.runnerId())
+            UUID moduleId = moduleIds.computeIfAbsent(node.module().id(), slug -> modules.findId(environment.orgId(), slug)).orElse(null);
+            UUID runnerId = runnerIds.computeIfAbsent(node.runnerId(), slug -> runners.findId(environment.orgId(), slug))
                     .orElseThrow(() -> PlatformException.unprocessable(node.path(), "runner `" + node.runnerId() + "` does not exist"));
             DeploymentNode entity = new DeploymentNode(deployment.id(), node.identity(), node.path(), operation, moduleId,
                     node.module().id(), node.module().version(), runnerId, NodeSpecs.write(node));
             nodes.persist(entity);
             created.put(node.identity(), entity);
         }
-        nodes.flush();
+        List<NodeRepository.Edge> edges = new ArrayList<>();
         for (Edge edge : graph.edges()) {
-            nodes.addEdge(deployment.id(), created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias());
+            edges.add(new NodeRepository.Edge(created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
         }
+        nodes.addEdges(deployment.id(), edges);
         if (operation == NodeOperation.APPLY) {
             addRemovals(deployment, environment, created.keySet());
         }
@@ -185,12 +189,13 @@ public class DeploymentService {
         if (created.isEmpty()) {
             throw PlatformException.unprocessable("/rollback_to", "deployment `" + source.id() + "` applied no resource to go back to");
         }
-        nodes.flush();
+        List<NodeRepository.Edge> edges = new ArrayList<>();
         for (NodeRepository.Edge edge : nodes.edges(source.id())) {
             if (copies.containsKey(edge.from()) && copies.containsKey(edge.to())) {
-                nodes.addEdge(deployment.id(), copies.get(edge.from()).id(), copies.get(edge.to()).id(), edge.alias());
+                edges.add(new NodeRepository.Edge(copies.get(edge.from()).id(), copies.get(edge.to()).id(), edge.alias()));
             }
         }
+        nodes.addEdges(deployment.id(), edges);
         addRemovals(deployment, environment, created.keySet());
         return deployment;
     }
@@ -209,7 +214,7 @@ public class DeploymentService {
             nodes.persist(node);
             removals.put(resource.identity(), node);
         }
-        nodes.flush();
+        List<NodeRepository.Edge> edges = new ArrayList<>();
         for (ActiveResource resource : active) {
             DeploymentNode from = removals.get(resource.identity());
             if (from == null) {
@@ -219,10 +224,11 @@ public class DeploymentService {
                 ResourceIdentity to = new ResourceIdentity(dependency.path("type").asText(), dependency.path("class").asText(),
                         dependency.path("id").asText());
                 if (removals.containsKey(to)) {
-                    nodes.addEdge(deployment.id(), from.id(), removals.get(to).id(), dependency.path("alias").asText());
+                    edges.add(new NodeRepository.Edge(from.id(), removals.get(to).id(), dependency.path("alias").asText()));
                 }
             }
         }
+        nodes.addEdges(deployment.id(), edges);
     }
 
     private Deployment begin(OrgScope scope, EnvironmentRef environment, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf,

@@ -15,6 +15,7 @@ import dev.polystack.platform.runner.RunnerCaller;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.rules.OutputSchema;
 import dev.polystack.rules.ResourceIdentity;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -86,8 +87,22 @@ public class JobService {
      * Claims the runner's oldest queued job, unless it already runs as many as it may. Concurrent claims
      * of one runner are serialised on its row; claims of different runners skip each other's rows.
      */
-    @Transactional
     public Optional<ClaimedJob> tryClaim(RunnerCaller runner, URI baseUri) {
+        // the runner's row is held only while the job is taken; what is sent (decrypted inputs, module,
+        // provider secrets) is read afterwards, so that the runner's other slots claim meanwhile. If
+        // reading fails, the job is claimed but never heard of again: its lease expires and it is retried
+        Optional<Taken> taken = QuarkusTransaction.requiringNew().call(() -> take(runner));
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        return QuarkusTransaction.requiringNew().call(() -> Optional.of(
+                payload(jobs.findById(taken.get().jobId()), nodes.findById(taken.get().nodeId()), taken.get().token(), baseUri)));
+    }
+
+    private record Taken(UUID jobId, UUID nodeId, String token) {
+    }
+
+    private Optional<Taken> take(RunnerCaller runner) {
         runners.lockAndTouch(runner.runnerId());
         if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
             return Optional.empty();
@@ -102,7 +117,7 @@ public class JobService {
         job.claim(hash(token), now.plus(settings.lease()), now);
         DeploymentNode node = nodes.lock(job.nodeId());
         node.run(now);
-        return Optional.of(payload(job, node, token, baseUri));
+        return Optional.of(new Taken(job.id(), node.id(), token));
     }
 
     private ClaimedJob payload(Job job, DeploymentNode node, String token, URI baseUri) {
@@ -177,10 +192,10 @@ public class JobService {
 
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
     @Transactional
-    public void complete(RunnerCaller runner, UUID jobId, JobResult result) {
+    public Optional<UUID> complete(RunnerCaller runner, UUID jobId, JobResult result) {
         Job job = ownJob(runner, jobId, true);
         if (job.status() == JobStatus.DONE || job.status() == JobStatus.CANCELLED) {
-            return;
+            return Optional.empty();
         }
         if (job.status() != JobStatus.RUNNING) {
             throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " is " + job.status().wireName()
@@ -218,7 +233,7 @@ public class JobService {
         }
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
-        engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
+        return engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
     }
 
     /** A job of this runner; another runner's (or another organization's) job does not exist for it. */

@@ -20,14 +20,73 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
         return list("deploymentId = ?1 order by resId, resType, resClass", deploymentId);
     }
 
+    /**
+     * Status and operation of every node of a deployment, without loading the nodes themselves (their
+     * specs and resolved inputs): what deciding the next step needs, cheap enough for every job end.
+     * Flushes first, so that changes made in this transaction are seen.
+     */
+    List<NodeState> states(UUID deploymentId) {
+        getEntityManager().flush();
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select id, status, operation from deployment_node where deployment_id = ?1 order by res_id, res_type, res_class")
+                .setParameter(1, deploymentId).getResultList();
+        List<NodeState> states = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            states.add(new NodeState((UUID) row[0], NodeStatus.fromWire((String) row[1]), NodeOperation.fromWire((String) row[2])));
+        }
+        return states;
+    }
+
+    /** A node's place in the graph and its status, which the engine updates as it acts on the node. */
+    static final class NodeState {
+        final UUID id;
+        final NodeOperation operation;
+        NodeStatus status;
+
+        NodeState(UUID id, NodeStatus status, NodeOperation operation) {
+            this.id = id;
+            this.status = status;
+            this.operation = operation;
+        }
+    }
+
+    /** What a node depends on, as identities and aliases, in the order of the edges. */
+    List<Object[]> dependencyIdentities(UUID deploymentId, UUID nodeId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
+                                + " where e.deployment_id = ?1 and e.from_node = ?2 order by e.to_node, e.alias")
+                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+        return rows;
+    }
+
     DeploymentNode lock(UUID id) {
         return getEntityManager().find(DeploymentNode.class, id, LockModeType.PESSIMISTIC_WRITE);
     }
 
-    void addEdge(UUID deploymentId, UUID from, UUID to, String alias) {
-        getEntityManager().createNativeQuery(
-                        "insert into deployment_edge (deployment_id, from_node, to_node, alias) values (?1, ?2, ?3, ?4) on conflict do nothing")
-                .setParameter(1, deploymentId).setParameter(2, from).setParameter(3, to).setParameter(4, alias).executeUpdate();
+    /**
+     * Adds a deployment's edges in one JDBC batch, after one flush of the nodes they join. (A native
+     * insert per edge made Hibernate flush, and so dirty-check every node, once per edge.)
+     */
+    void addEdges(UUID deploymentId, List<Edge> edges) {
+        getEntityManager().flush();
+        if (edges.isEmpty()) {
+            return;
+        }
+        getEntityManager().unwrap(org.hibernate.Session.class).doWork(connection -> {
+            try (java.sql.PreparedStatement insert = connection.prepareStatement(
+                    "insert into deployment_edge (deployment_id, from_node, to_node, alias) values (?, ?, ?, ?) on conflict do nothing")) {
+                for (Edge edge : edges) {
+                    insert.setObject(1, deploymentId);
+                    insert.setObject(2, edge.from());
+                    insert.setObject(3, edge.to());
+                    insert.setString(4, edge.alias());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        });
     }
 
     /** Edges of a deployment: dependent → dependency, with the alias. */

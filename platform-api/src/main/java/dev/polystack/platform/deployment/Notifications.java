@@ -65,7 +65,9 @@ public class Notifications {
 
     /** Sends a notification when the current transaction commits. */
     void notifyOnCommit(String channel, String payload) {
-        entityManager.createNativeQuery("select pg_notify(?1, ?2)").setParameter(1, channel).setParameter(2, payload).getSingleResult();
+        // a notification depends on nothing this transaction changed: no flush before it
+        entityManager.createNativeQuery("select pg_notify(?1, ?2)").setParameter(1, channel).setParameter(2, payload)
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getSingleResult();
     }
 
     /** A future completed by the next notification of {@code channel} with {@code payload}. Remove it when done. */

@@ -26,6 +26,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.UUID;
 
 /**
@@ -39,8 +43,13 @@ import java.util.UUID;
 @Tag(name = "Runner protocol")
 public class RunnerProtocolResource {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(RunnerProtocolResource.class);
+
     @Inject
     SecurityIdentity identity;
+
+    @Inject
+    Advancer advancer;
 
     @Inject
     JobService jobService;
@@ -98,7 +107,21 @@ public class RunnerProtocolResource {
     @Path("/jobs/{job_id}/result")
     @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent)")
     public Response result(@PathParam("job_id") UUID jobId, @Valid @NotNull JobResult result) {
-        jobService.complete(runner(), jobId, result);
+        Optional<UUID> recorded = jobService.complete(runner(), jobId, result);
+        // the result is committed; the deployment moves on in an advance shared with the results that
+        // came in meanwhile. The answer waits for it (so that what depends on this job is queued when the
+        // runner hears back), but not for ever: the sweeper advances the deployment anyway
+        recorded.ifPresent(deployment -> {
+            try {
+                advancer.advanceSoon(deployment).get(30, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                LOG.warnf("Deployment %s did not advance within 30 s after job %s ended; the sweeper continues it", deployment, jobId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        });
         return Response.noContent().build();
     }
 

@@ -282,7 +282,7 @@ public class ModuleService {
 
     /** A module version's secret inputs, opened; only for the resolution of a node being dispatched. */
     public Map<String, String> secretInputsOf(UUID orgId, String slug, int number) {
-        return modules.find(orgId, slug).flatMap(m -> versions.find(m.id(), number)).map(this::secrets).orElse(Map.of());
+        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(this::secrets).orElse(Map.of());
     }
 
     private JsonNode tree(Map<String, ?> value) {

@@ -7,6 +7,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.descriptor.java.Immutability;
 import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
@@ -47,6 +49,9 @@ public class ActiveResource {
     @Column(name = "runner_id", nullable = false)
     private UUID runnerId;
 
+    // JSON values are replaced, never changed in place: marked immutable, Hibernate dirty-checks them by
+    // their setter instead of comparing whole trees at every flush (which dominated job ends under load)
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false)
     private JsonNode spec;
@@ -59,14 +64,17 @@ public class ActiveResource {
 
     private byte[] outputs;
 
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "sensitive_outputs", nullable = false)
     private JsonNode sensitiveOutputs;
 
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "tofu_resources", nullable = false)
     private JsonNode tofuResources;
 
+    @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false)
     private JsonNode dependencies;

@@ -63,6 +63,15 @@ public class ActiveResourceService {
         return outputs;
     }
 
+    /**
+     * Outputs looked up one resource at a time, as a resolution asks for them (null for a resource that
+     * is not provisioned): a node reads its few dependencies, not the whole environment.
+     */
+    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId) {
+        Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
+        return identity -> seen.computeIfAbsent(identity, id -> resources.find(environmentId, id).map(this::outputsOf)).orElse(null);
+    }
+
     public Outputs outputsOf(ActiveResource resource) {
         ObjectNode values = json.createObjectNode();
         if (resource.sealedOutputs() != null) {
