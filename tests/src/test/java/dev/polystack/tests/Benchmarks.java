@@ -98,6 +98,11 @@ class Benchmarks {
                 String log = platform.log();
                 System.out.println("platform-api log (last 12,000 characters):\n" + log.substring(Math.max(0, log.length() - 12_000)));
                 throw e;
+            } finally {
+                // kept for a look afterwards (the workspace is temporary)
+                Path kept = PlatformProcess.repository().resolve("tests/target/benchmark-platform.log");
+                Files.createDirectories(kept.getParent());
+                Files.writeString(kept, platform.log());
             }
         }
         StringBuilder out = new StringBuilder("\nPolystack benchmarks\n");

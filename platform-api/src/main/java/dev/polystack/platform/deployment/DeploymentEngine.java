@@ -137,6 +137,7 @@ public class DeploymentEngine {
         Map<UUID, Set<UUID>> waitsFor = waitsFor(all, edgesOf(deployment.id()));
         Map<UUID, NodeRepository.NodeState> byId = new java.util.HashMap<>();
         all.forEach(n -> byId.put(n.id, n));
+        Lookups lookups = new Lookups(environment.orgId());
         boolean progressed = true;
         while (progressed) {
             progressed = false;
@@ -161,7 +162,7 @@ public class DeploymentEngine {
                 if (blocker.isPresent()) {
                     node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
                 } else {
-                    dispatch(deployment, environment, node, now);
+                    dispatch(deployment, environment, lookups, node, now);
                 }
                 state.status = node.status();
                 progressed = true;
@@ -210,7 +211,7 @@ public class DeploymentEngine {
     }
 
     /** Resolves a node, skips it when nothing changed, or queues a job for its runner. */
-    private void dispatch(Deployment deployment, EnvironmentRef environment, DeploymentNode node, Instant now) {
+    private void dispatch(Deployment deployment, EnvironmentRef environment, Lookups lookups, DeploymentNode node, Instant now) {
         ResolvedNode resolved;
         String action;
         Optional<ActiveResource> active = activeResources.find(environment.id(), node.identity());
@@ -231,12 +232,12 @@ public class DeploymentEngine {
                                 + " depend on outputs that only an apply will produce", null, now);
                         return;
                     }
-                    resolved = withSecretInputs(environment, node, toResolved(resolution));
+                    resolved = withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolution));
                     action = active.isPresent() ? "update" : "create";
                 }
                 default -> {
                     resolved = node.spec().has("fixed") ? read(open(node))
-                            : withSecretInputs(environment, node, toResolved(resolve(node, environment, false)));
+                            : withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolve(node, environment, false)));
                     action = active.isPresent() ? "update" : "create";
                 }
             }
@@ -244,7 +245,7 @@ public class DeploymentEngine {
             node.end(NodeStatus.FAILED, e.getMessage(), null, now);
             return;
         }
-        String digest = digest(environment, node.moduleSlug(), node.moduleVersion(), node.spec(), resolved);
+        String digest = digest(lookups, node.moduleSlug(), node.moduleVersion(), node.spec(), resolved);
         byte[] sealed = secretBox.seal(write(resolved), node.resolvedBinding());
         if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
                 && active.get().inputsDigest().equals(digest)) {
@@ -268,12 +269,12 @@ public class DeploymentEngine {
     }
 
     /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
-    private ResolvedNode withSecretInputs(EnvironmentRef environment, DeploymentNode node, ResolvedNode resolved) {
-        return withSecretInputs(environment, node.moduleSlug(), node.moduleVersion(), resolved);
+    ResolvedNode withSecretInputs(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
+        return withSecretInputs(new Lookups(environment.orgId()), moduleSlug, moduleVersion, resolved);
     }
 
-    ResolvedNode withSecretInputs(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
-        Map<String, String> secrets = modules.secretInputsOf(environment.orgId(), moduleSlug, moduleVersion);
+    ResolvedNode withSecretInputs(Lookups lookups, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
+        Map<String, String> secrets = lookups.secretInputs(moduleSlug, moduleVersion);
         if (secrets.isEmpty()) {
             return resolved;
         }
@@ -295,17 +296,51 @@ public class DeploymentEngine {
      * and (by digest only) the providers' secret values.
      */
     String digest(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
+        return digest(new Lookups(environment.orgId()), moduleSlug, moduleVersion, spec, resolved);
+    }
+
+    String digest(Lookups lookups, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
         ObjectNode document = json.createObjectNode();
         document.put("module", moduleSlug);
         document.put("version", moduleVersion == null ? 0 : moduleVersion);
         document.set("inputs", resolved.inputs());
         document.set("providers", json.valueToTree(resolved.providers()));
         ObjectNode secrets = document.putObject("provider_secrets");
-        NodeSpecs.providerKeys(spec).forEach((local, key) -> {
-            String[] parts = key.split("\\.", 2);
-            secrets.put(local, Digests.of(json.valueToTree(new TreeMap<>(providers.secretsFor(environment.orgId(), parts[0], parts[1])))));
-        });
+        NodeSpecs.providerKeys(spec).forEach((local, key) -> secrets.put(local, lookups.providerSecretsDigest(key)));
         return Digests.of(document);
+    }
+
+    /**
+     * What many nodes of one deployment or dry-run look up alike, looked up once: module versions'
+     * secret inputs and the digests of providers' secrets. Lives for one call, never longer (secrets
+     * may change between calls).
+     */
+    final class Lookups {
+        private final UUID orgId;
+        private final Map<String, Map<String, String>> secretInputs = new java.util.HashMap<>();
+        private final Map<String, String> providerSecrets = new java.util.HashMap<>();
+
+        Lookups(UUID orgId) {
+            this.orgId = orgId;
+        }
+
+        Map<String, String> secretInputs(String moduleSlug, Integer moduleVersion) {
+            if (moduleVersion == null) {
+                return Map.of();
+            }
+            return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.secretInputsOf(orgId, moduleSlug, moduleVersion));
+        }
+
+        String providerSecretsDigest(String key) {
+            return providerSecrets.computeIfAbsent(key, k -> {
+                String[] parts = k.split("\\.", 2);
+                return Digests.of(json.valueToTree(new TreeMap<>(providers.secretsFor(orgId, parts[0], parts[1]))));
+            });
+        }
+    }
+
+    Lookups lookups(UUID orgId) {
+        return new Lookups(orgId);
     }
 
     /**

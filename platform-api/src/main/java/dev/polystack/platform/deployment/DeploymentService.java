@@ -282,11 +282,12 @@ public class DeploymentService {
         }
         Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> after = new HashMap<>();
         Map<ResourceIdentity, dev.polystack.rules.graph.Resolution> resolutions = new HashMap<>();
+        DeploymentEngine.Lookups lookups = engine.lookups(environment.orgId());
         for (GraphNode node : graph.nodes().values()) {
             var resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(), outputs::get, true);
             resolutions.put(node.identity(), resolution);
-            String digest = engine.digest(environment, node.module().id(), node.module().version(), NodeSpecs.write(node),
-                    engine.withSecretInputs(environment, node.module().id(), node.module().version(),
+            String digest = engine.digest(lookups, node.module().id(), node.module().version(), NodeSpecs.write(node),
+                    engine.withSecretInputs(lookups, node.module().id(), node.module().version(),
                             new ResolvedNode(resolution.inputs(), List.copyOf(new java.util.TreeSet<>(resolution.sensitiveInputs())),
                                     new TreeMap<>(resolution.providerConfigurations()),
                                     List.copyOf(new java.util.TreeSet<>(resolution.sensitiveProviderFields())))));
@@ -315,7 +316,7 @@ public class DeploymentService {
                 for (String sensitive : resolution.sensitiveInputs()) {
                     inputs.put(sensitive, "***");
                 }
-                for (String secret : modules.secretInputsOf(environment.orgId(), node.module().id(), node.module().version()).keySet()) {
+                for (String secret : lookups.secretInputs(node.module().id(), node.module().version()).keySet()) {
                     inputs.put(secret, "***");
                 }
             }
