@@ -60,19 +60,20 @@ public final class Tofu {
                     + "; install OpenTofu >= 1.6 or set the tofu binary (--tofu=/path/to/tofu)", e);
         }
         StringBuilder stdout = new StringBuilder();
+        // stdout and stderr are read by two threads; the consumer sees one line at a time
+        Object turn = new Object();
+        Consumer<String> sink = lines == null ? line -> { } : line -> {
+            synchronized (turn) {
+                lines.accept(line);
+            }
+        };
         Thread out = pump(process.getInputStream(), line -> {
             if (capture) {
                 stdout.append(line).append('\n');
             }
-            if (lines != null) {
-                lines.accept(line);
-            }
+            sink.accept(line);
         });
-        Thread err = pump(process.getErrorStream(), line -> {
-            if (lines != null) {
-                lines.accept(line);
-            }
-        });
+        Thread err = pump(process.getErrorStream(), sink);
         boolean cancelled = false;
         while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
             if (cancellation.isCancelled()) {
