@@ -62,6 +62,28 @@ class RunnerProtocolTest {
     }
 
     @Test
+    void aTokenAlreadyAcceptedIsRefusedOnceTheRunnersKeyIsReplacedOrTheRunnerDeleted() {
+        Scenario s = new Scenario(1);
+        String token = s.runner.jwt();
+        // accepted twice: the second time from the verified-token cache
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        String etag = admin().get("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200).extract().header("ETag");
+        admin().header("If-Match", etag)
+                .body(Map.of("public_key", dev.polystack.platform.runner.RunnerKeys.toPem(RunnerDriver.newKeys().getPublic())))
+                .put("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200);
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+
+        Scenario other = new Scenario(1);
+        String accepted = other.runner.jwt();
+        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runner-rules/{id}", other.org,
+                admin().get("/api/v1/orgs/{org}/runner-rules", other.org).jsonPath().getString("items[0].id")).then().statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runners/{id}", other.org, other.runner.id()).then().statusCode(204);
+        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+    }
+
+    @Test
     void aWaitingClaimLearnsOfNewWorkAtOnce() throws Exception {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of()));
