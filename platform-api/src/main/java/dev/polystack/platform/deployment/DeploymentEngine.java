@@ -36,11 +36,14 @@ import java.util.UUID;
 
 /**
  * Drives deployments forward. Stateless: every step reads the facts from PostgreSQL and writes the
- * next ones in the same transaction, under a lock of the environment's row, so any replica can advance
- * any deployment and a restart loses nothing. {@link #advance} is called when a deployment is created,
- * when a job ends, and by the sweeper.
+ * next ones in the same transaction, so any replica can advance any deployment and a restart loses
+ * nothing. {@link #advance} runs under the locks of the environment's and the deployment's rows; it
+ * is called when a deployment is created, after job results ({@link Advancer}, which shares one
+ * advance between the results that arrive together), and by the sweeper. A job result itself
+ * ({@link #jobEnded}) locks only its job and node.
  *
- * <p>Lock order, everywhere: environment → deployment → job → node (claims: runner → job → node).
+ * <p>Lock order, everywhere: environment → deployment → job → node; a subset keeps that order (job
+ * results: job → node; claims: runner → job → node).
  */
 @ApplicationScoped
 public class DeploymentEngine {
