@@ -92,7 +92,28 @@ public class ResourceTypeService {
 
     /** The output schema of a resource type of the organization. */
     public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
-        return resourceTypes.find(orgId, slug).map(t -> OutputSchema.of(t.outputSchema()));
+        return resourceTypes.find(orgId, slug).map(t -> compiled(t.outputSchema()));
+    }
+
+    /**
+     * Output schemas compiled once per content: every claim and every result needs its resource type's
+     * schema, and checking it against the meta-schema and compiling it each time was a few milliseconds.
+     * Keyed by the schema's text, so an edited schema is a new entry; bounded.
+     */
+    private final java.util.Map<String, OutputSchema> compiledSchemas = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private OutputSchema compiled(JsonNode schema) {
+        String key = schema.toString();
+        OutputSchema known = compiledSchemas.get(key);
+        if (known != null) {
+            return known;
+        }
+        OutputSchema fresh = OutputSchema.of(schema);
+        if (compiledSchemas.size() >= 1000) {
+            compiledSchemas.clear();
+        }
+        compiledSchemas.put(key, fresh);
+        return fresh;
     }
 
     private ResourceType require(OrgScope scope, String id) {
