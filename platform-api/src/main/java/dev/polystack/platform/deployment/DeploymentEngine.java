@@ -272,10 +272,6 @@ public class DeploymentEngine {
     }
 
     /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
-    ResolvedNode withSecretInputs(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
-        return withSecretInputs(new Lookups(environment.orgId()), moduleSlug, moduleVersion, resolved);
-    }
-
     ResolvedNode withSecretInputs(Lookups lookups, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
         Map<String, String> secrets = lookups.secretInputs(moduleSlug, moduleVersion);
         if (secrets.isEmpty()) {
@@ -298,10 +294,6 @@ public class DeploymentEngine {
      * What decides whether a node must run again: module version, resolved inputs, provider configuration
      * and (by digest only) the providers' secret values.
      */
-    String digest(EnvironmentRef environment, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
-        return digest(new Lookups(environment.orgId()), moduleSlug, moduleVersion, spec, resolved);
-    }
-
     String digest(Lookups lookups, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
         ObjectNode document = json.createObjectNode();
         document.put("module", moduleSlug);
