@@ -15,7 +15,6 @@ import dev.polystack.platform.runner.RunnerCaller;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.rules.OutputSchema;
 import dev.polystack.rules.ResourceIdentity;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -87,22 +86,10 @@ public class JobService {
      * Claims the runner's oldest queued job, unless it already runs as many as it may. Concurrent claims
      * of one runner are serialised on its row; claims of different runners skip each other's rows.
      */
+    @Transactional
     public Optional<ClaimedJob> tryClaim(RunnerCaller runner, URI baseUri) {
-        // the runner's row is held only while the job is taken; what is sent (decrypted inputs, module,
-        // provider secrets) is read afterwards, so that the runner's other slots claim meanwhile. If
-        // reading fails, the job is claimed but never heard of again: its lease expires and it is retried
-        Optional<Taken> taken = QuarkusTransaction.requiringNew().call(() -> take(runner));
-        if (taken.isEmpty()) {
-            return Optional.empty();
-        }
-        return QuarkusTransaction.requiringNew().call(() -> Optional.of(
-                payload(jobs.findById(taken.get().jobId()), nodes.findById(taken.get().nodeId()), taken.get().token(), baseUri)));
-    }
-
-    private record Taken(UUID jobId, UUID nodeId, String token) {
-    }
-
-    private Optional<Taken> take(RunnerCaller runner) {
+        // one transaction: a claim whose payload could not be read (the database went away between the
+        // two) would leave the job claimed by nobody until its lease ran out, and fail its node
         runners.lockAndTouch(runner.runnerId());
         if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
             return Optional.empty();
@@ -117,7 +104,7 @@ public class JobService {
         job.claim(hash(token), now.plus(settings.lease()), now);
         DeploymentNode node = nodes.lock(job.nodeId());
         node.run(now);
-        return Optional.of(new Taken(job.id(), node.id(), token));
+        return Optional.of(payload(job, node, token, baseUri));
     }
 
     private ClaimedJob payload(Job job, DeploymentNode node, String token, URI baseUri) {
