@@ -44,7 +44,7 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         SETTINGS.put("runner", "runner id, as registered");
         SETTINGS.put("key-file", "Ed25519 private key (PEM, PKCS#8); default ~/.polystack-agent/runner.key");
         SETTINGS.put("work-dir", "where job workspaces are made; default ~/.polystack-agent/work");
-        SETTINGS.put("tofu", "the OpenTofu binary (or terraform); default tofu");
+        SETTINGS.put("tofu", "the OpenTofu or Terraform binary; default `tofu` on the PATH, else `terraform`");
         SETTINGS.put("max-jobs", "jobs run at once; default 1");
         SETTINGS.put("log-level", "INFO, FINE (debug), WARNING; default INFO");
         SETTINGS.put("cancel-grace", "time between SIGINT and SIGKILL when a job is cancelled; default 30s");
@@ -121,7 +121,7 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
                 required(values, "runner"),
                 Path.of(values.getOrDefault("key-file", home.resolve("runner.key").toString())),
                 Path.of(values.getOrDefault("work-dir", home.resolve("work").toString())),
-                values.getOrDefault("tofu", "tofu"),
+                values.get("tofu"),
                 positive(values.getOrDefault("max-jobs", "1"), "max-jobs"),
                 values.getOrDefault("log-level", "INFO").toUpperCase(Locale.ROOT),
                 duration(values.getOrDefault("cancel-grace", "30s"), "cancel-grace"),
@@ -133,6 +133,12 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
                 Boolean.parseBoolean(values.getOrDefault("keep-work-dirs", "false")),
                 Map.copyOf(tofuEnvironment),
                 kubernetes(values));
+    }
+
+    /** The same settings with the binary that was found (see {@link TofuBinary#find}). */
+    public AgentConfig withTofu(String binary) {
+        return new AgentConfig(url, org, runner, keyFile, workDir, binary, maxJobs, logLevel, cancelGrace, shutdownGrace, claimWait,
+                audience, pluginCacheDir, cliConfig, keepWorkDirs, tofuEnvironment, kubernetes);
     }
 
     /** Whether each job runs as a Kubernetes Job. */

@@ -280,7 +280,7 @@ public final class KubernetesJob extends JobSupervisor {
                 .withName(CONTAINER)
                 .withImage(settings.image())
                 .withArgs("execute", "--payload=" + PAYLOAD_DIR + "/" + PAYLOAD_KEY, "--work-dir=/polystack/work",
-                        "--plugin-cache-dir=/polystack/plugins", "--tofu=" + config.tofu(),
+                        "--plugin-cache-dir=/polystack/plugins", "--tofu=" + (config.tofu() == null ? "tofu" : config.tofu()),
                         "--cancel-grace=" + config.cancelGrace().toSeconds() + "s")
                 .withVolumeMounts(mounts)
                 .withSecurityContext(base.getSecurityContext() != null ? base.getSecurityContext() : restrictive())

@@ -42,6 +42,13 @@ public final class LogShipper implements LineSink, AutoCloseable {
         }
     }
 
+    @Override
+    public void stderr(String raw, String level) {
+        if (!raw.isBlank()) {
+            add(UiStream.stderrLine(raw, level));
+        }
+    }
+
     /** Adds a line of the agent's own. */
     @Override
     public void note(String message) {

@@ -50,11 +50,14 @@ public final class Main {
     }
 
     private static void run(List<String> args) {
-        AgentConfig config = AgentConfig.load(args, System.getenv());
-        configureLogging(config.logLevel());
-        PrivateKey key = Keys.load(config.keyFile());
+        AgentConfig loaded = AgentConfig.load(args, System.getenv());
+        configureLogging(loaded.logLevel());
+        PrivateKey key = Keys.load(loaded.keyFile());
         // in kubernetes-job mode tofu runs in the job pods, not here
-        String version = config.kubernetesJobs() ? null : tofuVersion(config.tofu());
+        Logger log = Logger.getLogger(Main.class.getName());
+        TofuBinary binary = loaded.kubernetesJobs() ? null
+                : TofuBinary.find(loaded.tofu(), System.getenv("PATH"), line -> log.warning("on stderr of `version`: " + line));
+        AgentConfig config = binary == null ? loaded : loaded.withTofu(binary.path());
         ControlPlane controlPlane = new ControlPlane(config.url(), config.org(), config.runner(), config.audience(), key);
         try {
             controlPlane.checkReachable();
@@ -67,12 +70,19 @@ public final class Main {
             throw new AgentConfig.ConfigException(e.getMessage());
         }
         Agent.Jobs jobs;
+        WorkRoot workRoot = null;
         if (config.kubernetesJobs()) {
             KubernetesClient kube = new KubernetesClientBuilder().build();
             checkKubernetes(kube, config);
             jobs = (job, shutdown) -> new KubernetesJob(config, controlPlane, job, shutdown, kube);
         } else {
-            Logger.getLogger(Main.class.getName()).info("OpenTofu " + version + " at `" + config.tofu() + "`");
+            log.info(binary.describe());
+            workRoot = WorkRoot.claim(config.workDir());
+            List<String> leftovers = workRoot.removeLeftovers();
+            if (!leftovers.isEmpty()) {
+                log.info("removed " + leftovers.size() + " work director" + (leftovers.size() == 1 ? "y" : "ies")
+                        + " that an earlier agent process left in " + config.workDir() + ": " + String.join(", ", leftovers));
+            }
             jobs = (job, shutdown) -> new ProcessJob(config, controlPlane, job, shutdown);
         }
         Agent agent = new Agent(config, controlPlane, jobs);
@@ -82,6 +92,19 @@ public final class Main {
             agent.awaitTermination();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            // held until every job ended: the lock says this process owns the work directory
+            closeQuietly(workRoot);
+        }
+    }
+
+    private static void closeQuietly(WorkRoot workRoot) {
+        if (workRoot != null) {
+            try {
+                workRoot.close();
+            } catch (IOException e) {
+                // the process is ending; the lock goes with it
+            }
         }
     }
 
@@ -106,34 +129,6 @@ public final class Main {
         } catch (IOException e) {
             System.err.println("polystack runner-agent execute: " + e.getMessage());
             return 1;
-        }
-    }
-
-    /** The version of the tofu binary, or a clear error when there is none. */
-    static String tofuVersion(String binary) {
-        try {
-            Process process = new ProcessBuilder(binary, "version", "-json").redirectErrorStream(true).start();
-            String out = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new AgentConfig.ConfigException("`" + binary + " version -json` failed: " + out.strip());
-            }
-            JsonNode version;
-            try {
-                version = new ObjectMapper().readTree(out);
-            } catch (IOException e) {
-                version = null;
-            }
-            if (version == null || !version.has("terraform_version")) {
-                throw new AgentConfig.ConfigException("`" + binary + " version -json` did not print OpenTofu's version JSON;"
-                        + " install OpenTofu >= 1.6 or set --tofu=/path/to/tofu (POLYSTACK_AGENT_TOFU)");
-            }
-            return version.path("terraform_version").asText();
-        } catch (IOException e) {
-            throw new AgentConfig.ConfigException("the OpenTofu binary `" + binary + "` cannot be run (" + e.getMessage()
-                    + "): install OpenTofu >= 1.6 or set --tofu=/path/to/tofu (POLYSTACK_AGENT_TOFU); terraform works too");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AgentConfig.ConfigException("interrupted");
         }
     }
 

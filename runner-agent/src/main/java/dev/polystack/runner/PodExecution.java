@@ -79,7 +79,6 @@ public final class PodExecution {
 
         JobResult result;
         Workspace workspace = null;
-        TofuSteps steps = null;
         try {
             workspace = Workspace.create(workDir, job);
             Path cliConfig = null;
@@ -89,11 +88,11 @@ public final class PodExecution {
             }
             Map<String, String> environment = workspace.environment(job, payload.tofuEnvironment() == null ? Map.of()
                     : payload.tofuEnvironment(), pluginCache, cliConfig);
-            steps = new TofuSteps(job, tofu, workspace, environment, cancelGrace, sink, cancelled::get);
+            TofuSteps steps = new TofuSteps(job, tofu, workspace, environment, cancelGrace, sink, cancelled::get);
             result = steps.run();
         } catch (TofuSteps.StepFailed e) {
             result = cancelled.get() ? JobResult.cancelled("the job pod was stopped")
-                    : JobResult.failed(e.getMessage(), String.join("\n", steps == null ? List.of() : steps.errors()), null);
+                    : JobResult.failed(e.getMessage(), e.detail(), null);
         } catch (IOException e) {
             sink.note("the job pod could not run the job: " + e.getMessage());
             result = JobResult.failed("the job pod could not run the job", e.getMessage(), null);

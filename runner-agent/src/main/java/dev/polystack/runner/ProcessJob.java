@@ -18,15 +18,14 @@ public final class ProcessJob extends JobSupervisor {
         JobResult result;
         Workspace workspace = null;
         try (LogShipper logs = new LogShipper(controlPlane, job.jobId())) {
-            TofuSteps steps = null;
             try {
                 workspace = Workspace.create(config.workDir(), job);
-                steps = new TofuSteps(job, config.tofu(), workspace, workspace.environment(job, config), config.cancelGrace(),
+                TofuSteps steps = new TofuSteps(job, config.tofu(), workspace, workspace.environment(job, config), config.cancelGrace(),
                         logs, this::isCancelled);
                 result = steps.run();
             } catch (TofuSteps.StepFailed e) {
                 result = isCancelled() ? JobResult.cancelled(cancelReason())
-                        : JobResult.failed(e.getMessage(), String.join("\n", steps == null ? java.util.List.of() : steps.errors()), null);
+                        : JobResult.failed(e.getMessage(), e.detail(), null);
             } catch (IOException e) {
                 logs.note("the agent could not run the job: " + e.getMessage());
                 result = JobResult.failed("the agent could not run the job", e.getMessage(), null);

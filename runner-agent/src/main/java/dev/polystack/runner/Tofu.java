@@ -42,11 +42,12 @@ public final class Tofu {
     /**
      * Runs {@code binary args...}.
      *
-     * @param lines   receives every stdout and stderr line (null: lines are not shown, e.g. for output with secrets)
-     * @param capture whether to keep stdout for the caller
+     * @param stdoutLines receives every stdout line (null: not shown, e.g. for output with secrets)
+     * @param stderrLines receives every stderr line (warnings, and errors of commands without {@code -json})
+     * @param capture     whether to keep stdout for the caller
      */
-    public Outcome run(List<String> args, Consumer<String> lines, boolean capture, Cancellation cancellation)
-            throws IOException, InterruptedException {
+    public Outcome run(List<String> args, Consumer<String> stdoutLines, Consumer<String> stderrLines, boolean capture,
+                       Cancellation cancellation) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(binary);
         command.addAll(args);
@@ -60,20 +61,17 @@ public final class Tofu {
                     + "; install OpenTofu >= 1.6 or set the tofu binary (--tofu=/path/to/tofu)", e);
         }
         StringBuilder stdout = new StringBuilder();
-        // stdout and stderr are read by two threads; the consumer sees one line at a time
+        // stdout and stderr are read by two threads; the consumers see one line at a time
         Object turn = new Object();
-        Consumer<String> sink = lines == null ? line -> { } : line -> {
-            synchronized (turn) {
-                lines.accept(line);
-            }
-        };
+        Consumer<String> outSink = oneAtATime(stdoutLines, turn);
+        Consumer<String> errSink = oneAtATime(stderrLines, turn);
         Thread out = pump(process.getInputStream(), line -> {
             if (capture) {
                 stdout.append(line).append('\n');
             }
-            sink.accept(line);
+            outSink.accept(line);
         });
-        Thread err = pump(process.getErrorStream(), sink);
+        Thread err = pump(process.getErrorStream(), errSink);
         boolean cancelled = false;
         while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
             if (cancellation.isCancelled()) {
@@ -86,6 +84,14 @@ public final class Tofu {
         out.join(5000);
         err.join(5000);
         return new Outcome(process.exitValue(), stdout.toString(), cancelled);
+    }
+
+    private static Consumer<String> oneAtATime(Consumer<String> lines, Object turn) {
+        return lines == null ? line -> { } : line -> {
+            synchronized (turn) {
+                lines.accept(line);
+            }
+        };
     }
 
     private void stop(Process process) throws InterruptedException {

@@ -20,12 +20,21 @@ import java.util.Set;
  */
 public final class TofuSteps {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** Thrown when a tofu command fails or the job is cancelled. */
+    /** Thrown when a tofu command fails or the job is cancelled: the summary, and the detail (the diagnostics). */
     public static final class StepFailed extends Exception {
-        StepFailed(String message) {
-            super(message);
+        private final String detail;
+
+        StepFailed(String summary, String detail) {
+            super(summary);
+            this.detail = detail;
+        }
+
+        StepFailed(String summary) {
+            this(summary, null);
+        }
+
+        public String detail() {
+            return detail;
         }
     }
 
@@ -33,7 +42,7 @@ public final class TofuSteps {
     private final Tofu tofu;
     private final LineSink sink;
     private final Tofu.Cancellation cancelled;
-    private final List<String> errors = new ArrayList<>();
+    private final Diagnostics diagnostics = new Diagnostics();
 
     public TofuSteps(ClaimedJob job, String binary, Workspace workspace, Map<String, String> environment, Duration cancelGrace,
                      LineSink sink, Tofu.Cancellation cancelled) {
@@ -41,13 +50,6 @@ public final class TofuSteps {
         this.tofu = new Tofu(binary, workspace.dir(), environment, cancelGrace);
         this.sink = sink;
         this.cancelled = cancelled;
-    }
-
-    /** The error diagnostics tofu printed, for the failure's detail. */
-    public List<String> errors() {
-        synchronized (errors) {
-            return List.copyOf(errors);
-        }
     }
 
     public JobResult run() throws IOException, InterruptedException, StepFailed {
@@ -78,42 +80,51 @@ public final class TofuSteps {
     private void step(List<String> args, String name) throws IOException, InterruptedException, StepFailed {
         checkCancelled();
         Tofu.Outcome outcome = tofu.run(args, line -> {
+            diagnostics.stdout(line);
             sink.line(line);
-            rememberError(line);
-        }, false, cancelled);
+        }, this::stderr, false, cancelled);
         if (outcome.cancelled()) {
             throw new StepFailed(name + " was cancelled");
         }
         if (!outcome.succeeded()) {
-            List<String> seen = errors();
-            throw new StepFailed("tofu " + name + " failed (exit code " + outcome.exitCode() + ")"
-                    + (seen.isEmpty() ? "" : ": " + seen.get(0)));
+            throw failure("tofu " + name + " failed", outcome.exitCode());
         }
     }
 
+    /** Runs a command whose stdout is read, never shown (it may hold sensitive values); stderr is shown. */
     private String capture(List<String> args, String what) throws IOException, InterruptedException, StepFailed {
         checkCancelled();
-        Tofu.Outcome outcome = tofu.run(args, null, true, cancelled);
+        Tofu.Outcome outcome = tofu.run(args, null, this::stderr, true, cancelled);
+        if (outcome.cancelled()) {
+            throw new StepFailed(what + " was cancelled");
+        }
         if (!outcome.succeeded()) {
-            throw new StepFailed("could not " + what + " (exit code " + outcome.exitCode() + ")");
+            throw failure("could not " + what, outcome.exitCode());
         }
         return outcome.stdout();
     }
 
-    private void rememberError(String line) {
-        if (!line.startsWith("{") || !line.contains("\"diagnostic\"")) {
-            return;
+    private void stderr(String line) {
+        sink.stderr(line, diagnostics.stderr(line));
+    }
+
+    /**
+     * "tofu init failed: Unclosed configuration block (module/main.tf line 2)", with the first diagnostic's
+     * detail and every further error as the detail; the exit code only when tofu said nothing.
+     */
+    private StepFailed failure(String what, int exitCode) {
+        List<Diagnostics.Diagnostic> errors = diagnostics.errors();
+        if (errors.isEmpty()) {
+            return new StepFailed(what + " (exit code " + exitCode + ")");
         }
-        try {
-            JsonNode message = JSON.readTree(line);
-            if ("diagnostic".equals(message.path("type").asText()) && "error".equals(message.path("@level").asText())) {
-                synchronized (errors) {
-                    errors.add(UiStream.describe(message.path("diagnostic"), message.path("@message").asText()));
-                }
-            }
-        } catch (IOException e) {
-            // not a diagnostic
+        Diagnostics.Diagnostic first = errors.get(0);
+        String where = first.file() == null ? "" : " (" + first.file() + (first.line() == null ? "" : " line " + first.line()) + ")";
+        List<String> detail = new ArrayList<>();
+        if (first.detail() != null) {
+            detail.add(first.detail());
         }
+        errors.subList(1, errors.size()).forEach(e -> detail.add("Error: " + e.describe()));
+        return new StepFailed(what + ": " + first.summary() + where, detail.isEmpty() ? null : String.join("\n", detail));
     }
 
     private void checkCancelled() throws StepFailed {

@@ -46,6 +46,20 @@ public final class UiStream {
         return new LogBatch.Line(Instant.now(), "text", null, raw);
     }
 
+    /** A stderr line as a message of the {@code -json} stream's shape, type {@code stderr}. */
+    static String stderrMessage(String raw, String level) {
+        var message = JSON.createObjectNode();
+        message.put("@level", level);
+        message.put("@message", raw);
+        message.put("type", "stderr");
+        return message.toString();
+    }
+
+    /** A stderr line as a log line. */
+    static LogBatch.Line stderrLine(String raw, String level) {
+        return new LogBatch.Line(Instant.now(), level, "stderr", raw);
+    }
+
     /** "Error: summary: detail (main.tf line 2)". */
     static String describe(JsonNode diagnostic, String fallback) {
         if (diagnostic == null || diagnostic.isMissingNode()) {

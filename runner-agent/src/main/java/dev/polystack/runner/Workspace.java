@@ -153,8 +153,13 @@ public final class Workspace {
         }
     }
 
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
+    /** Removes a file or a directory tree. */
+    static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(dir);
             return;
         }
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {

@@ -27,7 +27,7 @@ class AgentConfigTest {
         assertThat(config.runner()).isEqualTo("arg-runner");
         assertThat(config.maxJobs()).isEqualTo(2);
         assertThat(config.cancelGrace()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(config.tofu()).isEqualTo("tofu");
+        assertThat(config.tofu()).as("unset: tofu, else terraform, is looked for at start").isNull();
         assertThat(config.tofuEnvironment()).containsEntry("HTTPS_PROXY", "http://proxy");
     }
 

@@ -30,11 +30,13 @@ class TofuProcessTest {
     void streamsEveryLineAndReportsTheExitCode() throws Exception {
         Path tofu = script("echo one; echo two >&2; echo \"$MY_VAR\"; exit 3");
         List<String> lines = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
         Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of("MY_VAR", "three"), Duration.ofSeconds(5))
-                .run(List.of("plan"), lines::add, true, () -> false);
+                .run(List.of("plan"), lines::add, errors::add, true, () -> false);
         assertThat(outcome.exitCode()).isEqualTo(3);
         assertThat(outcome.succeeded()).isFalse();
-        assertThat(lines).containsExactlyInAnyOrder("one", "two", "three");
+        assertThat(lines).containsExactly("one", "three");
+        assertThat(errors).containsExactly("two");
         assertThat(outcome.stdout()).isEqualTo("one\nthree\n");
     }
 
@@ -47,7 +49,7 @@ class TofuProcessTest {
             sleep(500);
             cancel.set(true);
         }).start();
-        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofSeconds(10)).run(List.of("apply"), null, false, cancel::get);
+        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofSeconds(10)).run(List.of("apply"), null, null, false, cancel::get);
         assertThat(outcome.cancelled()).isTrue();
         assertThat(Files.readString(marker).trim()).isEqualTo("interrupted");
     }
@@ -62,7 +64,7 @@ class TofuProcessTest {
             cancel.set(true);
         }).start();
         long start = System.nanoTime();
-        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofMillis(500)).run(List.of("apply"), null, false, cancel::get);
+        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofMillis(500)).run(List.of("apply"), null, null, false, cancel::get);
         assertThat(outcome.cancelled()).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
         long child = Long.parseLong(Files.readString(pidFile).trim());
@@ -73,7 +75,7 @@ class TofuProcessTest {
     @Test
     void aMissingBinarySaysHowToFixIt() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Tofu("/no/such/tofu", dir, Map.of(), Duration.ofSeconds(1))
-                        .run(List.of("init"), null, false, () -> false))
+                        .run(List.of("init"), null, null, false, () -> false))
                 .hasMessageContaining("install OpenTofu >= 1.6");
     }
 
