@@ -31,12 +31,16 @@ class ModuleRuleRepository implements PanacheRepositoryBase<ModuleRule, UUID> {
         return query.page(0, limit + 1).list();
     }
 
-    Optional<ModuleRule> sameCriteria(UUID orgId, String resourceClass, String resourceId, UUID projectId,
+    /** A rule with exactly these criteria for a module of the same resource type: the two would always tie. */
+    Optional<ModuleRule> sameCriteria(UUID orgId, UUID resourceTypeId, String resourceClass, String resourceId, UUID projectId,
                                       UUID envTypeId, UUID envId) {
-        return find("orgId = ?1 and resourceClass is not distinct from ?2 and resourceId is not distinct from ?3"
-                        + " and projectId is not distinct from ?4 and envTypeId is not distinct from ?5"
-                        + " and envId is not distinct from ?6",
-                orgId, resourceClass, resourceId, projectId, envTypeId, envId).firstResultOptional();
+        return getEntityManager().createQuery("select r from ModuleRule r, Module m where m.id = r.moduleId"
+                        + " and r.orgId = ?1 and m.resourceTypeId = ?2 and r.resourceClass is not distinct from ?3"
+                        + " and r.resourceId is not distinct from ?4 and r.projectId is not distinct from ?5"
+                        + " and r.envTypeId is not distinct from ?6 and r.envId is not distinct from ?7", ModuleRule.class)
+                .setParameter(1, orgId).setParameter(2, resourceTypeId).setParameter(3, resourceClass).setParameter(4, resourceId)
+                .setParameter(5, projectId).setParameter(6, envTypeId).setParameter(7, envId)
+                .setMaxResults(1).getResultStream().findFirst();
     }
 
     List<ModuleRule> all(UUID orgId) {

@@ -36,7 +36,7 @@ public class ModuleRuleService {
         UUID moduleId = modules.findId(scope.orgId(), request.moduleId())
                 .orElseThrow(() -> PlatformException.unprocessable("/module_id", "module `" + request.moduleId() + "` does not exist"));
         EnvironmentService.TargetIds target = environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
-        rules.sameCriteria(scope.orgId(), request.resourceClass(), request.resourceId(), target.projectId(),
+        rules.sameCriteria(scope.orgId(), modules.resourceTypeIdOf(moduleId), request.resourceClass(), request.resourceId(), target.projectId(),
                 target.envTypeId(), target.envId()).ifPresent(existing -> {
             throw PlatformException.conflict("module rule " + existing.id() + " (module `" + modules.slugOf(existing.moduleId())
                     + "`) has the same criteria; two such rules would always tie. Delete it first");

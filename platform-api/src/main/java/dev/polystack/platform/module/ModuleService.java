@@ -182,6 +182,10 @@ public class ModuleService {
         return new String[]{module.slug(), resourceTypes.slugOf(module.resourceTypeId())};
     }
 
+    UUID resourceTypeIdOf(UUID moduleId) {
+        return modules.findById(moduleId).resourceTypeId();
+    }
+
     public String slugOf(UUID moduleId) {
         return modules.findById(moduleId).slug();
     }

@@ -54,6 +54,21 @@ class ModuleRuleResourceTest {
     }
 
     @Test
+    void rulesOfDifferentResourceTypesNeverTie() {
+        admin().body(Map.of("id", "vpc")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of("id", "vpc-basic", "resource_type", "vpc", "module_source", "inline", "module_source_code", "#"))
+                .post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
+        admin().body(Map.of("id", "rds-two", "resource_type", "postgres", "module_source", "inline", "module_source_code", "#"))
+                .post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
+        // one catch-all rule per resource type: the most common configuration there is
+        admin().body(Map.of("module_id", "rds")).post("/api/v1/orgs/{org}/module-rules", org).then().statusCode(201);
+        admin().body(Map.of("module_id", "vpc-basic")).post("/api/v1/orgs/{org}/module-rules", org).then().statusCode(201);
+        // a second catch-all of the same type would always tie with the first
+        problem(admin().body(Map.of("module_id", "rds-two")).post("/api/v1/orgs/{org}/module-rules", org), 409, "conflict")
+                .body("detail", containsString("module `rds`"));
+    }
+
+    @Test
     void anEnvironmentAndAnEnvironmentTypeAreNeverBothSet() {
         problem(admin().body(Map.of("module_id", "rds", "env_type_id", "production", "project_id", "shop", "env_id", "prod"))
                 .post("/api/v1/orgs/{org}/module-rules", org), 400, "validation")

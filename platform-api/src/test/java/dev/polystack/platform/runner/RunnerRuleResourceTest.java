@@ -48,6 +48,16 @@ class RunnerRuleResourceTest {
     }
 
     @Test
+    void rulesOfDifferentResourceTypesNeverTieButTwoForEveryTypeDo() {
+        admin().body(Map.of("id", "vpc")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of("runner_id", "eu", "resource_type", "postgres")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
+        admin().body(Map.of("runner_id", "eu", "resource_type", "vpc")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
+        admin().body(Map.of("runner_id", "eu")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
+        problem(admin().body(Map.of("runner_id", "eu", "resource_type", "vpc")).post("/api/v1/orgs/{org}/runner-rules", org), 409, "conflict");
+        problem(admin().body(Map.of("runner_id", "eu")).post("/api/v1/orgs/{org}/runner-rules", org), 409, "conflict");
+    }
+
+    @Test
     void referencesMustExistAndCriteriaMustBeUnique() {
         problem(admin().body(Map.of("runner_id", "nope")).post("/api/v1/orgs/{org}/runner-rules", org), 422, "unprocessable")
                 .body("errors[0].pointer", equalTo("/runner_id"));
