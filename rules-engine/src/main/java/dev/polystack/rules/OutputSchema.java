@@ -71,6 +71,26 @@ public final class OutputSchema {
         return names;
     }
 
+    /**
+     * The outputs the schema speaks of: those it declares in {@code properties} or lists as {@code required}.
+     * A module may have more outputs than its type declares; they are kept, but not held to the schema
+     * (whose {@code additionalProperties} would otherwise refuse them).
+     */
+    public JsonNode declaredPart(JsonNode outputs) {
+        if (!outputs.isObject()) {
+            return outputs;
+        }
+        java.util.Set<String> named = new java.util.HashSet<>(declaredOutputs());
+        node.path("required").forEach(r -> named.add(r.asText()));
+        com.fasterxml.jackson.databind.node.ObjectNode part = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        outputs.properties().forEach(e -> {
+            if (named.contains(e.getKey())) {
+                part.set(e.getKey(), e.getValue());
+            }
+        });
+        return part;
+    }
+
     /** Every way {@code outputs} breaks the schema; empty when they satisfy it. */
     public List<Violation> validate(JsonNode outputs) {
         List<Violation> violations = new ArrayList<>();

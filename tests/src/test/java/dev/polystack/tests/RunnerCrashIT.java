@@ -21,6 +21,10 @@ class RunnerCrashIT {
 
     private static final Duration LEASE = Duration.ofSeconds(6);
 
+    private static String runnerStatus(Polystack polystack) {
+        return polystack.api().get("/api/v1/orgs/acme/runners/r1").then().statusCode(200).extract().path("status");
+    }
+
     @TempDir
     Path workspace;
 
@@ -50,10 +54,16 @@ class RunnerCrashIT {
                         .get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}/logs", first).then().extract().jsonPath()
                         .getList("items.message", String.class).stream().anyMatch(m -> m.contains("Creating...")));
                 Thread.sleep(1000);
+                assertThat(runnerStatus(polystack)).isEqualTo("busy");
                 orphans = agent.descendants();
                 killedAt = System.nanoTime();
                 agent.kill();
             }
+            // the killed runner shows offline within two heartbeat intervals (2 s each) of its last contact
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> "offline".equals(runnerStatus(polystack)));
+            double offlineAfter = (System.nanoTime() - killedAt) / 1e9;
+            System.out.printf("RunnerCrashIT: runner shown offline %.1f s after kill -9 (heartbeat interval 2 s)%n", offlineAfter);
+            assertThat(offlineAfter).as("seconds until the runner showed offline").isLessThan(2 * 2 + 1.5);
             assertThat(polystack.await("prod", first, Duration.ofMinutes(1))).as(() -> polystack.describe("prod", first)).isEqualTo("failed");
             double detectedAfter = (System.nanoTime() - killedAt) / 1e9;
             System.out.printf("RunnerCrashIT: runner lost detected %.1f s after kill -9 (lease %d s)%n", detectedAfter, LEASE.toSeconds());

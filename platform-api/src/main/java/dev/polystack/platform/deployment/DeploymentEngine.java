@@ -11,6 +11,9 @@ import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
+import dev.polystack.platform.resource.Fingerprint;
+import dev.polystack.platform.resourcetype.ResourceTypeService;
+import dev.polystack.rules.graph.ResourceTypeSpec;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.GraphNode;
@@ -78,6 +81,12 @@ public class DeploymentEngine {
 
     @Inject
     Notifications notifications;
+
+    @Inject
+    ResourceTypeService resourceTypes;
+
+    @Inject
+    LogService logs;
 
     @Inject
     SecretBox secretBox;
@@ -245,17 +254,20 @@ public class DeploymentEngine {
                 }
             }
         } catch (RulesException e) {
-            node.end(NodeStatus.FAILED, e.getMessage(), null, now);
+            String error = "its inputs could not be resolved: " + e.getMessage();
+            logs.appendNodeLine(deployment.id(), node.id(), "error", "resolution", error, now);
+            node.end(NodeStatus.FAILED, error, null, now);
             return;
         }
-        String digest = digest(lookups, node.moduleSlug(), node.moduleVersion(), node.spec(), resolved);
+        Fingerprint fingerprint = fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), node.identity().type(), node.spec(),
+                resolved);
         byte[] sealed = secretBox.seal(write(resolved), node.resolvedBinding());
         if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
-                && active.get().inputsDigest().equals(digest)) {
-            node.unchanged(sealed, digest, now);
+                && fingerprint.matches(active.get().fingerprint())) {
+            node.unchanged(sealed, fingerprint, now);
             return;
         }
-        node.queue(action, sealed, digest, now);
+        node.queue(action, sealed, fingerprint, now);
         enqueue(deployment, node, now);
     }
 
@@ -291,10 +303,13 @@ public class DeploymentEngine {
     }
 
     /**
-     * What decides whether a node must run again: module version, resolved inputs, provider configuration
-     * and (by digest only) the providers' secret values.
+     * What decides whether a node must run again: module version, resolved inputs, provider configuration,
+     * the providers' secret values (by digest only), their sources and versions, and the output schema of
+     * the resource type. The digest itself is made as it always was (module, inputs, provider configuration
+     * and secrets), so that resources recorded before the parts were kept do not all run again.
      */
-    String digest(Lookups lookups, String moduleSlug, Integer moduleVersion, JsonNode spec, ResolvedNode resolved) {
+    Fingerprint fingerprint(Lookups lookups, String moduleSlug, Integer moduleVersion, String resourceType, JsonNode spec,
+                            ResolvedNode resolved) {
         ObjectNode document = json.createObjectNode();
         document.put("module", moduleSlug);
         document.put("version", moduleVersion == null ? 0 : moduleVersion);
@@ -302,7 +317,16 @@ public class DeploymentEngine {
         document.set("providers", json.valueToTree(resolved.providers()));
         ObjectNode secrets = document.putObject("provider_secrets");
         NodeSpecs.providerKeys(spec).forEach((local, key) -> secrets.put(local, lookups.providerSecretsDigest(key)));
-        return Digests.of(document);
+        ObjectNode providers = json.createObjectNode();
+        providers.set("configuration", document.get("providers"));
+        providers.set("secrets", secrets);
+        providers.set("sources", NodeSpecs.providerSources(spec));
+        ObjectNode parts = json.createObjectNode();
+        parts.put("module", moduleSlug + "@" + (moduleVersion == null ? 0 : moduleVersion));
+        parts.put("inputs", Digests.of(resolved.inputs()));
+        parts.put("providers", Digests.of(providers));
+        parts.put("schema", lookups.schemaDigest(resourceType));
+        return new Fingerprint(Digests.of(document), parts);
     }
 
     /**
@@ -314,6 +338,7 @@ public class DeploymentEngine {
         private final UUID orgId;
         private final Map<String, Map<String, String>> secretInputs = new java.util.HashMap<>();
         private final Map<String, String> providerSecrets = new java.util.HashMap<>();
+        private final Map<String, String> schemas = new java.util.HashMap<>();
 
         Lookups(UUID orgId) {
             this.orgId = orgId;
@@ -324,6 +349,11 @@ public class DeploymentEngine {
                 return Map.of();
             }
             return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.secretInputsOf(orgId, moduleSlug, moduleVersion));
+        }
+
+        String schemaDigest(String resourceType) {
+            return schemas.computeIfAbsent(resourceType, type -> Digests.of(resourceTypes.spec(orgId, type)
+                    .map(ResourceTypeSpec::outputSchema).filter(java.util.Objects::nonNull).orElse(json.nullNode())));
         }
 
         String providerSecretsDigest(String key) {
@@ -361,7 +391,7 @@ public class DeploymentEngine {
             switch (node.operation()) {
                 case APPLY -> activeResources.record(new dev.polystack.platform.resource.Provisioned(environment.id(),
                         node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
-                        node.inputsDigest(), open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
+                        node.fingerprint(), open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
                         outcome.resources(), dependenciesOf(deployment, node), deployment.id()));
                 case DESTROY -> activeResources.remove(environment.id(), node.identity());
                 default -> {

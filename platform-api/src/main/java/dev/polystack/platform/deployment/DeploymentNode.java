@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.platform.resource.Fingerprint;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -75,6 +76,11 @@ public class DeploymentNode {
 
     @Column(name = "inputs_digest")
     private String inputsDigest;
+
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "digest_parts")
+    private JsonNode digestParts;
 
     @Column(nullable = false)
     private int attempt;
@@ -183,6 +189,10 @@ public class DeploymentNode {
         return inputsDigest;
     }
 
+    public Fingerprint fingerprint() {
+        return inputsDigest == null ? null : new Fingerprint(inputsDigest, digestParts);
+    }
+
     public int attempt() {
         return attempt;
     }
@@ -207,11 +217,12 @@ public class DeploymentNode {
         return finishedAt;
     }
 
-    void queue(String action, byte[] sealedResolved, String inputsDigest, Instant now) {
+    void queue(String action, byte[] sealedResolved, Fingerprint fingerprint, Instant now) {
         moveTo(NodeStatus.QUEUED);
         this.action = action;
         this.resolved = sealedResolved;
-        this.inputsDigest = inputsDigest;
+        this.inputsDigest = fingerprint.digest();
+        this.digestParts = fingerprint.parts();
         this.attempt++;
         this.queuedAt = now;
     }
@@ -237,11 +248,12 @@ public class DeploymentNode {
         this.finishedAt = now;
     }
 
-    void unchanged(byte[] sealedResolved, String inputsDigest, Instant now) {
+    void unchanged(byte[] sealedResolved, Fingerprint fingerprint, Instant now) {
         moveTo(NodeStatus.UNCHANGED);
         this.action = "no-op";
         this.resolved = sealedResolved;
-        this.inputsDigest = inputsDigest;
+        this.inputsDigest = fingerprint.digest();
+        this.digestParts = fingerprint.parts();
         this.finishedAt = now;
     }
 

@@ -17,6 +17,7 @@ import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
+import dev.polystack.platform.resource.Fingerprint;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.rules.ResourceIdentity;
@@ -272,64 +273,88 @@ public class DeploymentService {
         return preview(environments.reference(scope, project, env), content, format, null);
     }
 
+    /**
+     * Resolves every node in dependency order: a dependency that will run (added or changed) has outputs only
+     * known after its apply, so what depends on it shows them as unknown rather than as today's values. A
+     * reference that today's outputs cannot satisfy is a 422 at its manifest path, as a deployment would
+     * fail that node.
+     */
     private DryRunView preview(EnvironmentRef environment, String content, ManifestFormat format, Integer manifestNumber) {
         ResourceGraph graph = planner.expand(environment, content, format);
         Map<ResourceIdentity, dev.polystack.rules.graph.Outputs> outputs = activeResources.outputs(environment.id());
-        Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> before = new HashMap<>();
-        for (ActiveResource resource : activeResources.of(environment.id())) {
-            before.put(resource.identity(), new dev.polystack.rules.graph.NodeState(resource.identity(), resource.moduleSlug(),
-                    resource.moduleVersion(), json.getNodeFactory().textNode(resource.inputsDigest()), json.createObjectNode(), true));
-        }
-        Map<ResourceIdentity, dev.polystack.rules.graph.NodeState> after = new HashMap<>();
-        Map<ResourceIdentity, dev.polystack.rules.graph.Resolution> resolutions = new HashMap<>();
+        Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
+        activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
         DeploymentEngine.Lookups lookups = engine.lookups(environment.orgId());
-        for (GraphNode node : graph.nodes().values()) {
-            var resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(), outputs::get, true);
-            resolutions.put(node.identity(), resolution);
-            String digest = engine.digest(lookups, node.module().id(), node.module().version(), NodeSpecs.write(node),
-                    engine.withSecretInputs(lookups, node.module().id(), node.module().version(),
+        Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
+        java.util.Set<ResourceIdentity> runs = new java.util.HashSet<>();
+        List<dev.polystack.rules.Problem> problems = new ArrayList<>();
+        int add = 0;
+        int change = 0;
+        int unchanged = 0;
+        for (ResourceIdentity identity : graph.order()) {
+            GraphNode node = graph.nodes().get(identity);
+            dev.polystack.rules.graph.Resolution resolution;
+            try {
+                resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(),
+                        target -> runs.contains(target) ? null : outputs.get(target), true);
+            } catch (dev.polystack.rules.RulesException e) {
+                problems.addAll(e.problems());
+                continue;
+            }
+            Map<String, String> secretInputs = lookups.secretInputs(node.module().id(), node.module().version());
+            Fingerprint fingerprint = engine.fingerprint(lookups, node.module().id(), node.module().version(), identity.type(),
+                    NodeSpecs.write(node), engine.withSecretInputs(lookups, node.module().id(), node.module().version(),
                             new ResolvedNode(resolution.inputs(), List.copyOf(new java.util.TreeSet<>(resolution.sensitiveInputs())),
                                     new TreeMap<>(resolution.providerConfigurations()),
                                     List.copyOf(new java.util.TreeSet<>(resolution.sensitiveProviderFields())))));
-            after.put(node.identity(), new dev.polystack.rules.graph.NodeState(node.identity(), node.module().id(),
-                    node.module().version(), json.getNodeFactory().textNode(digest), json.createObjectNode(), resolution.isComplete()));
+            ActiveResource active = before.get(identity);
+            String kind;
+            List<String> reasons;
+            if (active == null) {
+                kind = "added";
+                reasons = List.of();
+                add++;
+            } else {
+                boolean moduleChanged = !active.moduleSlug().equals(node.module().id()) || active.moduleVersion() != node.module().version();
+                reasons = new ArrayList<>(fingerprint.differences(active.fingerprint(), moduleChanged));
+                if (!resolution.isComplete() && !reasons.contains("inputs")) {
+                    reasons.add("inputs");
+                }
+                kind = reasons.isEmpty() ? "unchanged" : moduleChanged ? "module_changed" : reasons.contains("inputs") ? "inputs_changed"
+                        : "definition_changed";
+                if (reasons.isEmpty()) {
+                    unchanged++;
+                } else {
+                    change++;
+                }
+            }
+            if (!kind.equals("unchanged")) {
+                runs.add(identity);
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode inputs = resolution.inputs();
+            resolution.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
+            secretInputs.keySet().forEach(name -> inputs.put(name, "***"));
+            views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
+                    node.path(), node.module().id(), node.module().version(), node.runnerId(), kind, reasons, inputs,
+                    resolution.unknown().stream().sorted().toList()));
         }
-        Map<ResourceIdentity, dev.polystack.rules.graph.Change> changes = dev.polystack.rules.graph.GraphDiff.diff(before, after);
-        List<DryRunView.Node> views = new ArrayList<>();
-        int add = 0;
-        int change = 0;
+        if (!problems.isEmpty()) {
+            throw dev.polystack.platform.manifest.ManifestProblems.of(new dev.polystack.rules.RulesException(problems), content);
+        }
         int destroy = 0;
-        int unchanged = 0;
-        for (var entry : changes.entrySet()) {
-            ResourceIdentity identity = entry.getKey();
-            GraphNode node = graph.nodes().get(identity);
-            var resolution = resolutions.get(identity);
-            switch (entry.getValue()) {
-                case ADDED -> add++;
-                case REMOVED -> destroy++;
-                case UNCHANGED -> unchanged++;
-                default -> change++;
+        for (ActiveResource resource : before.values()) {
+            if (!graph.nodes().containsKey(resource.identity())) {
+                ResourceIdentity identity = resource.identity();
+                views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
+                        null, resource.moduleSlug(), resource.moduleVersion(), null, "removed", List.of(), null, List.of()));
+                destroy++;
             }
-            com.fasterxml.jackson.databind.node.ObjectNode inputs = null;
-            if (resolution != null) {
-                inputs = resolution.inputs();
-                for (String sensitive : resolution.sensitiveInputs()) {
-                    inputs.put(sensitive, "***");
-                }
-                for (String secret : lookups.secretInputs(node.module().id(), node.module().version()).keySet()) {
-                    inputs.put(secret, "***");
-                }
-            }
-            views.add(new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
-                    node == null ? null : node.path(), node == null ? before.get(identity).moduleId() : node.module().id(),
-                    node == null ? before.get(identity).moduleVersion() : node.module().version(),
-                    node == null ? null : node.runnerId(), entry.getValue().name().toLowerCase(java.util.Locale.ROOT), inputs,
-                    resolution == null ? List.of() : resolution.unknown().stream().sorted().toList()));
         }
         List<GraphView.Edge> edges = graph.edges().stream()
                 .map(e -> new GraphView.Edge(e.from().toString(), e.to().toString(), e.alias())).toList();
         List<List<String>> layers = graph.layers().stream().map(l -> l.stream().map(ResourceIdentity::toString).toList()).toList();
-        return new DryRunView(manifestNumber, views, edges, layers, new DryRunView.Summary(add, change, destroy, unchanged));
+        return new DryRunView(manifestNumber, new ArrayList<>(views.values()), edges, layers,
+                new DryRunView.Summary(add, change, destroy, unchanged));
     }
 
     @Transactional

@@ -3,6 +3,8 @@ package dev.polystack.platform.deployment;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.List;
 
 /**
@@ -15,13 +17,19 @@ public record DryRunView(Integer manifestVersion, List<Node> nodes, List<GraphVi
                          Summary summary) {
 
     /**
-     * @param change  added, removed, module_changed, inputs_changed or unchanged
+     * @param change  added, removed, module_changed, inputs_changed, definition_changed (provider or output schema)
+     *                or unchanged
+     * @param reasons why it changes: module, inputs, providers, schema
      * @param inputs  resolved inputs as far as known now; sensitive values as {@code ***}
      * @param unknown inputs that depend on outputs known only after their dependencies apply
      */
     public record Node(String key, String type, @JsonProperty("class") String resourceClass, String id, String path,
-                       String moduleId, Integer moduleVersion, String runnerId, String change, JsonNode inputs,
-                       List<String> unknown) {
+                       String moduleId, Integer moduleVersion, String runnerId,
+                       @Schema(enumeration = {"added", "removed", "module_changed", "inputs_changed", "definition_changed", "unchanged"})
+                       String change,
+                       @Schema(description = "Why it changes: module (version), inputs, providers (configuration, secrets, source,"
+                               + " version), schema (the resource type's output schema)") List<String> reasons,
+                       JsonNode inputs, List<String> unknown) {
     }
 
     public record Summary(int add, int change, int destroy, int unchanged) {

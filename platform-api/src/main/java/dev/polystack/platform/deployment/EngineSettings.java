@@ -21,7 +21,7 @@ public interface EngineSettings {
     @WithDefault("1")
     int maxAttempts();
 
-    /** The longest a claim may wait for work. */
+    /** The longest a claim may wait for work; never longer than the heartbeat interval. */
     @WithDefault("30s")
     Duration maxClaimWait();
 

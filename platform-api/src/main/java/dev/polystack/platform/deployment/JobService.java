@@ -124,8 +124,11 @@ public class JobService {
             providerBlocks.add(new ClaimedJob.Provider(local, provider.path("source").asText(),
                     provider.path("versionConstraint").isTextual() ? provider.path("versionConstraint").asText() : null, configuration));
         });
-        List<String> outputs = resourceTypes.outputSchema(job.orgId(), node.identity().type())
-                .map(OutputSchema::declaredOutputs).orElse(List.of());
+        // every output the module declares is reported (and stored, and shown); where its code was not read,
+        // the outputs its resource type declares
+        List<String> outputs = modules.declaredOutputs(job.orgId(), node.moduleSlug(), node.moduleVersion())
+                .orElseGet(() -> resourceTypes.outputSchema(job.orgId(), node.identity().type())
+                        .map(OutputSchema::declaredOutputs).orElse(List.of()));
         ResourceIdentity identity = node.identity();
         String address = baseUri.resolve("/api/state/v1/" + environment.id() + "/" + identity.type() + "/"
                 + identity.resourceClass() + "/" + identity.id()).toString();
@@ -210,7 +213,8 @@ public class JobService {
         if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY) {
             Optional<OutputSchema> schema = resourceTypes.outputSchema(job.orgId(), node.identity().type());
             if (schema.isPresent()) {
-                List<OutputSchema.Violation> violations = schema.get().validate(outputs);
+                // the schema validates what it declares; other outputs of the module are kept as they are
+                List<OutputSchema.Violation> violations = schema.get().validate(schema.get().declaredPart(outputs));
                 if (!violations.isEmpty()) {
                     status = NodeStatus.FAILED;
                     error = "the module's outputs do not match resource type `" + node.identity().type() + "`: "

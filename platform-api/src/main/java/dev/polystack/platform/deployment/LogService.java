@@ -84,6 +84,20 @@ public class LogService {
                 .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`")).id();
     }
 
+    /**
+     * A line of the engine's own about a node, e.g. why its inputs could not be resolved: it has no job, so
+     * it is stored as a batch of its own beside the job's batches. Call inside the engine's transaction.
+     */
+    void appendNodeLine(UUID deploymentId, UUID nodeId, String level, String type, String message, java.time.Instant now) {
+        var lines = json.createArrayNode();
+        lines.addObject().put("time", now.toString()).put("level", level).put("type", type).put("message", message);
+        entityManager.createNativeQuery("""
+                        insert into job_log (job_id, batch, deployment_id, node_id, lines, created_at)
+                        values (null, 0, ?1, ?2, cast(?3 as jsonb), ?4)""")
+                .setParameter(1, deploymentId).setParameter(2, nodeId).setParameter(3, lines.toString()).setParameter(4, now)
+                .executeUpdate();
+    }
+
     /** A stored batch and its lines. */
     public record Batch(long sequence, List<LogLine> lines) {
     }
@@ -91,10 +105,12 @@ public class LogService {
     private List<Batch> batches(UUID deploymentId, String node, long after, int limit) {
         String nodeFilter = node == null ? "" : " and n.res_type || '/' || n.res_class || '/' || n.res_id = ?3";
         var query = entityManager.createNativeQuery("""
-                select l.ctid_seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, j.attempt, l.batch, l.lines::text
-                from (select row_number() over (order by created_at, job_id, batch) as ctid_seq, * from job_log where deployment_id = ?1) l
+                select l.ctid_seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, coalesce(j.attempt, n.attempt),
+                       l.batch, l.lines::text
+                from (select row_number() over (order by created_at, job_id nulls first, batch) as ctid_seq, * from job_log
+                      where deployment_id = ?1) l
                 join deployment_node n on n.id = l.node_id
-                join job j on j.id = l.job_id
+                left join job j on j.id = l.job_id
                 where l.ctid_seq > ?2""" + nodeFilter + " order by l.ctid_seq limit " + limit)
                 .setParameter(1, deploymentId).setParameter(2, after);
         if (node != null) {

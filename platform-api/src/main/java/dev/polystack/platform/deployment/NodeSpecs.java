@@ -53,6 +53,20 @@ final class NodeSpecs {
         return keys;
     }
 
+    /** Each provider's source and version constraint by local name, for the digest. */
+    static com.fasterxml.jackson.databind.node.ObjectNode providerSources(JsonNode spec) {
+        var sources = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        new TreeMap<String, JsonNode>(providerBlocks(spec)).forEach((local, provider) -> sources.putObject(local)
+                .put("source", provider.path("source").asText()).put("version", provider.path("versionConstraint").asText("")));
+        return sources;
+    }
+
+    private static Map<String, JsonNode> providerBlocks(JsonNode spec) {
+        Map<String, JsonNode> blocks = new TreeMap<>();
+        spec.path("providers").fields().forEachRemaining(e -> blocks.put(e.getKey(), e.getValue().path("provider")));
+        return blocks;
+    }
+
     /** The resource type's name of a spec's module, and its source-relevant fields. */
     static String moduleId(JsonNode spec) {
         return spec.path("module").path("id").asText(null);

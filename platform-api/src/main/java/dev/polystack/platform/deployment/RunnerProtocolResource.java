@@ -63,12 +63,18 @@ public class RunnerProtocolResource {
     @POST
     @Path("/claim")
     @Consumes(MediaType.WILDCARD)
-    @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most 30 s) for a job; 204 when none came")
+    @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most the heartbeat interval, 15 s) for a job;"
+            + " 204 when none came")
     @APIResponse(responseCode = "200", description = "A job", content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
     @APIResponse(responseCode = "204", description = "No job within the wait")
     public Uni<Response> claim(@QueryParam("wait") String wait, @Context UriInfo uriInfo) {
         RunnerCaller runner = identity.getAttribute(RunnerCaller.ATTRIBUTE);
-        Duration timeout = Durations.parse(wait, settings.maxClaimWait(), settings.maxClaimWait(), "wait");
+        // an idle runner's claim is its heartbeat: it waits no longer than the heartbeat interval (a longer wait
+        // is shortened, not refused), so that a runner not heard from for two intervals can be shown offline
+        Duration longest = settings.maxClaimWait().compareTo(settings.heartbeatInterval()) < 0 ? settings.maxClaimWait()
+                : settings.heartbeatInterval();
+        Duration asked = Durations.parse(wait, longest, settings.maxClaimWait(), "wait");
+        Duration timeout = asked.compareTo(longest) < 0 ? asked : longest;
         URI base = uriInfo.getBaseUri();
         String key = runner.runnerId().toString();
         LongPoll.Waiter waiter = new LongPoll.Waiter() {

@@ -17,6 +17,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import dev.polystack.rules.graph.ModuleSpec;
+import dev.polystack.rules.graph.ResourceTypeSpec;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -72,11 +73,14 @@ public class ModuleService {
         if (modules.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("module `" + request.id() + "` already exists");
         }
+        Map<String, String> secrets = secretInputs(request, definition, Map.of());
+        JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
+                request.resourceType()).orElseThrow()));
         Module module = new Module(scope.orgId(), request.id(), resourceTypeId, clock.instant());
         modules.persist(module);
         UUID versionId = UUID.randomUUID();
         ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
-                sealSecrets(versionId, secretInputs(request, definition, Map.of())), scope.caller().principalId(), clock.instant());
+                sealSecrets(versionId, secrets), checked, scope.caller().principalId(), clock.instant());
         versions.persist(version);
         return view(module, version);
     }
@@ -107,9 +111,12 @@ public class ModuleService {
         Versions.check(expectedVersion, module.latestVersion());
         ModuleDefinition definition = definition(scope, request);
         Map<String, String> existing = secrets(versions.find(module.id(), module.latestVersion()).orElseThrow());
+        Map<String, String> secrets = secretInputs(request, definition, existing);
+        JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
+                resourceTypes.slugOf(module.resourceTypeId())).orElseThrow()));
         UUID versionId = UUID.randomUUID();
         ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
-                sealSecrets(versionId, secretInputs(request, definition, existing)), scope.caller().principalId(), clock.instant());
+                sealSecrets(versionId, secrets), checked, scope.caller().principalId(), clock.instant());
         versions.persist(version);
         modules.flush();
         return view(module, version);
@@ -206,14 +213,12 @@ public class ModuleService {
             }
         });
         Map<String, ModuleDependency> dependencies = request.dependencies() == null ? Map.of() : new TreeMap<>(request.dependencies());
-        dependencies.forEach((alias, dependency) -> {
-            if (resourceTypes.findId(scope.orgId(), dependency.type()).isEmpty()) {
-                throw PlatformException.unprocessable("/dependencies/" + alias + "/type",
-                        "resource type `" + dependency.type() + "` does not exist");
-            }
-        });
+        Map<String, ResourceTypeSpec> dependencyTypes = new TreeMap<>();
+        dependencies.forEach((alias, dependency) -> dependencyTypes.put(alias, resourceTypes.spec(scope.orgId(), dependency.type())
+                .orElseThrow(() -> PlatformException.unprocessable("/dependencies/" + alias + "/type",
+                        "resource type `" + dependency.type() + "` does not exist"))));
         JsonNode inputs = tree(request.moduleInputs());
-        TemplateChecks.check(inputs, "module_inputs", Usage.MODULE_INPUT, dependencies.keySet());
+        TemplateChecks.check(inputs, "module_inputs", Usage.MODULE_INPUT, dependencyTypes);
         if (request.moduleParams() != null) {
             for (String param : new java.util.TreeSet<>(request.moduleParams().keySet())) {
                 if (inputs.has(param)) {
@@ -297,14 +302,29 @@ public class ModuleService {
         ModuleDefinition d = version.definition();
         return new ModuleView(module.slug(), resourceTypes.slugOf(module.resourceTypeId()), version.number(),
                 d.moduleSource(), d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(),
-                d.dependencies(), masked(version), module.createdAt(), version.createdAt());
+                d.dependencies(), masked(version), interfaceOf(version), module.createdAt(), version.createdAt());
     }
 
     private ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {
         ModuleDefinition d = version.definition();
         return new ModuleVersionView(module.slug(), resourceType, version.number(), d.moduleSource(),
                 d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(), d.dependencies(),
-                masked(version), version.createdAt());
+                masked(version), interfaceOf(version), version.createdAt());
+    }
+
+    private ModuleInterfaceView interfaceOf(ModuleVersion version) {
+        JsonNode stored = version.moduleInterface();
+        return stored == null ? ModuleInterfaceView.notChecked("saved before modules were checked")
+                : json.convertValue(stored, ModuleInterfaceView.class);
+    }
+
+    /**
+     * The outputs a job of this module version reports: what its code declares, or, where the code was not
+     * read (git and registry sources), what the resource type declares. Empty when neither is known.
+     */
+    public Optional<List<String>> declaredOutputs(UUID orgId, String slug, int number) {
+        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(this::interfaceOf)
+                .filter(ModuleInterfaceView::checked).map(i -> i.outputs().stream().map(ModuleInterfaceView.Output::name).toList());
     }
 
     private Module require(OrgScope scope, String id) {

@@ -52,6 +52,10 @@ public class ModuleVersion {
     @Column(name = "secret_inputs")
     private byte[] secretInputs;
 
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "module_interface")
+    private JsonNode moduleInterface;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -61,9 +65,10 @@ public class ModuleVersion {
     protected ModuleVersion() {
     }
 
-    ModuleVersion(UUID id, UUID moduleId, int number, ModuleDefinition definition, byte[] sealedSecretInputs, UUID createdBy,
-                  Instant now) {
+    ModuleVersion(UUID id, UUID moduleId, int number, ModuleDefinition definition, byte[] sealedSecretInputs,
+                  JsonNode moduleInterface, UUID createdBy, Instant now) {
         this.id = id;
+        this.moduleInterface = moduleInterface;
         this.secretInputs = sealedSecretInputs;
         this.moduleId = moduleId;
         this.number = number;
@@ -96,6 +101,11 @@ public class ModuleVersion {
     /** What the sealed secret inputs are bound to. */
     static String secretBinding(UUID versionId) {
         return "module-version:" + versionId;
+    }
+
+    /** What the code declares, as read when the version was saved; null for versions saved before that was done. */
+    JsonNode moduleInterface() {
+        return moduleInterface == null ? null : moduleInterface.deepCopy();
     }
 
     public Instant createdAt() {

@@ -8,5 +8,5 @@ import java.time.Instant;
 public record ModuleVersionView(String moduleId, String resourceType, int version, String moduleSource,
                                 String moduleSourceCode, JsonNode moduleParams, JsonNode moduleInputs,
                                 JsonNode providerMapping, JsonNode dependencies, java.util.Map<String, String> secretInputs,
-                                Instant createdAt) {
+                                ModuleInterfaceView moduleInterface, Instant createdAt) {
 }

@@ -8,5 +8,6 @@ import java.time.Instant;
 public record ModuleView(String id, String resourceType, int version, String moduleSource, String moduleSourceCode,
                          JsonNode moduleParams, JsonNode moduleInputs, JsonNode providerMapping, JsonNode dependencies,
                          @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
-                         java.util.Map<String, String> secretInputs, Instant createdAt, Instant updatedAt) {
+                         java.util.Map<String, String> secretInputs, ModuleInterfaceView moduleInterface,
+                         Instant createdAt, Instant updatedAt) {
 }

@@ -59,6 +59,11 @@ public class ActiveResource {
     @Column(name = "inputs_digest", nullable = false)
     private String inputsDigest;
 
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "digest_parts")
+    private JsonNode digestParts;
+
     @Column(nullable = false)
     private byte[] resolved;
 
@@ -136,6 +141,10 @@ public class ActiveResource {
         return inputsDigest;
     }
 
+    public Fingerprint fingerprint() {
+        return new Fingerprint(inputsDigest, digestParts);
+    }
+
     /** The sealed resolved inputs of the last apply, bound to {@link #resolvedBinding()}. */
     public byte[] sealedResolved() {
         return resolved;
@@ -181,7 +190,8 @@ public class ActiveResource {
         this.moduleVersion = provisioned.moduleVersion();
         this.runnerId = provisioned.runnerId();
         this.spec = provisioned.spec().deepCopy();
-        this.inputsDigest = provisioned.inputsDigest();
+        this.inputsDigest = provisioned.fingerprint().digest();
+        this.digestParts = provisioned.fingerprint().parts();
         this.outputs = sealedOutputs;
         this.sensitiveOutputs = provisioned.sensitiveOutputs();
         this.tofuResources = provisioned.tofuResources();

@@ -15,6 +15,6 @@ import java.util.UUID;
  * @param dependencies     array of {@code {type, class, id, alias}} this resource depends on
  */
 public record Provisioned(UUID environmentId, ResourceIdentity identity, UUID moduleId, String moduleSlug, int moduleVersion,
-                          UUID runnerId, JsonNode spec, String inputsDigest, byte[] resolved, ObjectNode outputs, JsonNode sensitiveOutputs,
+                          UUID runnerId, JsonNode spec, Fingerprint fingerprint, byte[] resolved, ObjectNode outputs, JsonNode sensitiveOutputs,
                           JsonNode tofuResources, JsonNode dependencies, UUID deploymentId) {
 }

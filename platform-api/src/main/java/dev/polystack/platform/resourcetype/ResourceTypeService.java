@@ -87,7 +87,16 @@ public class ResourceTypeService {
 
     /** The resource types of an organization, as the rules engine needs them. */
     public List<ResourceTypeSpec> specs(UUID orgId) {
-        return resourceTypes.all(orgId).stream().map(t -> new ResourceTypeSpec(t.slug(), t.developerAccessible())).toList();
+        return resourceTypes.all(orgId).stream().map(ResourceTypeService::spec).toList();
+    }
+
+    /** One resource type of an organization, as the rules engine needs it. */
+    public Optional<ResourceTypeSpec> spec(UUID orgId, String slug) {
+        return resourceTypes.find(orgId, slug).map(ResourceTypeService::spec);
+    }
+
+    private static ResourceTypeSpec spec(ResourceType type) {
+        return new ResourceTypeSpec(type.slug(), type.developerAccessible(), type.outputSchema());
     }
 
     /** The output schema of a resource type of the organization. */

@@ -74,9 +74,9 @@ public class Runner extends VersionedEntity {
         return lastSeenAt;
     }
 
-    /** Records contact, writing at most once every five seconds. */
-    void seen(Instant now) {
-        if (lastSeenAt == null || lastSeenAt.isBefore(now.minusSeconds(5))) {
+    /** Records contact, writing at most once per {@code resolution}. */
+    void seen(Instant now, java.time.Duration resolution) {
+        if (lastSeenAt == null || lastSeenAt.isBefore(now.minus(resolution))) {
             lastSeenAt = now;
         }
     }

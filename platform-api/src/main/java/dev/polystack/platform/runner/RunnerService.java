@@ -10,6 +10,7 @@ import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.security.OrgScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -24,8 +25,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunnerService {
 
-    /** A runner that has not called for this long is shown as offline. */
-    static final Duration OFFLINE_AFTER = Duration.ofSeconds(90);
+    /**
+     * How often a live runner calls: a running job's heartbeat, or an idle runner's claim, which waits at
+     * most this long (see the runner protocol). Two intervals without a call and it is shown offline.
+     */
+    @ConfigProperty(name = "polystack.jobs.heartbeat-interval", defaultValue = "15s")
+    Duration heartbeatInterval;
 
     @Inject
     RunnerRepository runners;
@@ -90,15 +95,21 @@ public class RunnerService {
     /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
     public void lockAndTouch(UUID runnerId) {
         Runner runner = runners.getEntityManager().find(Runner.class, runnerId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
-        runner.seen(clock.instant());
+        runner.seen(clock.instant(), seenResolution());
     }
 
     /** Records that a runner was seen, at most every few seconds. */
     public void touch(UUID runnerId) {
         Runner runner = runners.findById(runnerId);
         if (runner != null) {
-            runner.seen(clock.instant());
+            runner.seen(clock.instant(), seenResolution());
         }
+    }
+
+    /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */
+    private Duration seenResolution() {
+        Duration quarter = heartbeatInterval.dividedBy(4);
+        return quarter.compareTo(Duration.ofSeconds(5)) < 0 ? quarter : Duration.ofSeconds(5);
     }
 
     public Optional<UUID> findId(UUID orgId, String slug) {
@@ -126,7 +137,7 @@ public class RunnerService {
     private RunnerView view(Runner runner) {
         Instant now = clock.instant();
         List<RunnerWorkload.CurrentJob> current = busy.current(runner.id());
-        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(OFFLINE_AFTER)) ? "offline"
+        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(heartbeatInterval.multipliedBy(2))) ? "offline"
                 : current.isEmpty() ? "idle" : "busy";
         Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
         });

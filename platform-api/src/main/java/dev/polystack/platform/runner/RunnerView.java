@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public record RunnerView(String id, String description, String publicKey, Map<String, String> labels,
                          int maxConcurrentJobs, Instant lastSeenAt,
-                         @Schema(description = "offline: not seen for a while; idle; busy: running jobs") String status,
+                         @Schema(description = "offline: not heard from for two heartbeat intervals; idle; busy: running jobs") String status,
                          List<RunnerWorkload.CurrentJob> currentJobs,
                          Instant createdAt, Instant updatedAt, long version) {
 }

@@ -38,13 +38,27 @@ final class Scenario {
         admin().body(Map.of("runner_id", "r1")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
     }
 
-    /** Creates the module, or its next version. */
+    /** What every version of the module declares: its variables and the output its type requires. */
+    static final String DECLARATIONS = """
+            variable "name" { type = string }
+            variable "upstream" {
+              type    = any
+              default = null
+            }
+            variable "size" {
+              type    = number
+              default = 1
+            }
+            output "name" { value = var.name }
+            """;
+
+    /** Creates the module, or its next version, with {@code code} after the declarations. */
     void defineModule(String code) {
         Map<String, Object> module = new LinkedHashMap<>();
         module.put("id", "thing");
         module.put("resource_type", "thing");
         module.put("module_source", "inline");
-        module.put("module_source_code", code);
+        module.put("module_source_code", DECLARATIONS + code);
         module.put("module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true),
                 "size", Map.of("type", "number", "is_optional", true)));
         module.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"));

@@ -41,7 +41,7 @@ class SecretsAtRestTest {
         String outputSecret = "output-secret-" + s.org;
         String stateMarker = "state-marker-" + s.org;
         admin().get("/api/v1/orgs/{org}/modules/thing", s.org).then().statusCode(200);
-        admin().body(Map.of("resource_type", "thing", "module_source", "inline", "module_source_code", "# v2",
+        admin().body(Map.of("resource_type", "thing", "module_source", "inline", "module_source_code", Scenario.DECLARATIONS + "variable \"password\" {\n  sensitive = true\n}\n",
                         "module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true)),
                         "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"),
                         "provider_mapping", Map.of("null", "null.default"),

@@ -28,18 +28,27 @@ class ModuleResourceTest {
     void organization() {
         org = createOrg();
         admin().body(Map.of("id", "postgres")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "vpc")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of("id", "vpc", "output_schema", Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))))
+                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
         admin().body(Map.of("provider_type", "aws", "id", "default", "source", "hashicorp/aws"))
                 .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
     }
+
+    private static final String CODE = """
+            variable "name" {}
+            variable "subnet" {}
+            variable "engine_version" {
+              default = "16"
+            }
+            """;
 
     private static Map<String, Object> module(String id) {
         Map<String, Object> body = new HashMap<>();
         body.put("id", id);
         body.put("resource_type", "postgres");
         body.put("module_source", "inline");
-        body.put("module_source_code", "variable \"name\" {}");
-        body.put("module_params", Map.of("version", Map.of("type", "string", "is_optional", true)));
+        body.put("module_source_code", CODE);
+        body.put("module_params", Map.of("engine_version", Map.of("type", "string", "is_optional", true)));
         body.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}", "subnet", "${resources.net.outputs.subnet_id}"));
         body.put("provider_mapping", Map.of("aws", "aws.default"));
         body.put("dependencies", Map.of("net", Map.of("type", "vpc", "class", "default", "id", "shared.vpc")));
@@ -53,10 +62,10 @@ class ModuleResourceTest {
                 .then().statusCode(201)
                 .header("ETag", "\"1\"")
                 .body("version", equalTo(1))
-                .body("module_params.version.is_optional", equalTo(true))
+                .body("module_params.engine_version.is_optional", equalTo(true))
                 .body("dependencies.net.class", equalTo("default"));
         Map<String, Object> changed = module("postgres-rds");
-        changed.put("module_source_code", "variable \"name\" {}\nvariable \"size\" {}");
+        changed.put("module_source_code", CODE + "variable \"size\" {\n  default = 1\n}\n");
         changed.put("version", 1);
         as(pe).body(changed).put("/api/v1/orgs/{org}/modules/postgres-rds", org)
                 .then().statusCode(200).body("version", equalTo(2));
@@ -64,7 +73,7 @@ class ModuleResourceTest {
         as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions", org)
                 .then().statusCode(200).body("items.version", contains(2, 1));
         as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions/1", org)
-                .then().statusCode(200).body("module_source_code", equalTo("variable \"name\" {}"));
+                .then().statusCode(200).body("module_source_code", equalTo(CODE));
         problem(as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions/9", org), 404, "not-found");
     }
 
@@ -101,9 +110,9 @@ class ModuleResourceTest {
     @Test
     void validatesParamsAndNames() {
         Map<String, Object> badParam = module("a");
-        badParam.put("module_params", Map.of("version", Map.of("type", "text")));
+        badParam.put("module_params", Map.of("engine_version", Map.of("type", "text")));
         problem(admin().body(badParam).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
-                .body("errors[0].pointer", equalTo("/module_params/version/type"));
+                .body("errors[0].pointer", equalTo("/module_params/engine_version/type"));
         Map<String, Object> badMapping = module("b");
         badMapping.put("provider_mapping", Map.of("aws", "just-a-name"));
         problem(admin().body(badMapping).post("/api/v1/orgs/{org}/modules", org), 400, "validation");
@@ -122,7 +131,7 @@ class ModuleResourceTest {
                 .body("errors[0].detail", containsString("unclosed placeholder"));
         Map<String, Object> undeclared = module("c");
         undeclared.put("module_inputs", Map.of("subnet", "${resources.other.outputs.id}"));
-        problem(admin().body(undeclared).post("/api/v1/orgs/{org}/modules", org), 400, "validation")
+        problem(admin().body(undeclared).post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
                 .body("errors[0].detail", containsString("names no dependency"));
         Map<String, Object> overlap = module("d");
         overlap.put("module_params", Map.of("name", Map.of("type", "string")));

@@ -47,7 +47,7 @@ class HardeningTest {
         admin().body(Map.of("provider_type", "aws", "id", "p", "source", "hashicorp/aws", "secrets", Map.of("secret_key", providerSecret)))
                 .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
         admin().body(Map.of("id", "db")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "m", "resource_type", "db", "module_source", "inline", "module_source_code", "#",
+        admin().body(Map.of("id", "m", "resource_type", "db", "module_source", "inline", "module_source_code", "variable \"password\" {}",
                 "secret_inputs", Map.of("password", moduleSecret))).post("/api/v1/orgs/{org}/modules", org)
                 .then().statusCode(201).body("secret_inputs.password", equalTo("***"));
         admin().body(Map.of("id", "ci", "role", "developer")).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);

@@ -361,8 +361,9 @@ class HostileInputTest {
                 admin().body(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null"))
                         .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
                 admin().body(Map.of("id", "thing-basic", "resource_type", "thing", "module_source", "inline",
-                                "module_source_code", "variable \"name\" { type = string }\noutput \"host\" { value = var.name }\n",
-                                "module_params", Map.of("version", Map.of("type", "string", "is_optional", true),
+                                "module_source_code", "variable \"name\" { type = string }\nvariable \"engine_version\" {\n  default = \"16\"\n}\n"
+                                        + "variable \"size\" {\n  default = 1\n}\noutput \"host\" { value = var.name }\n",
+                                "module_params", Map.of("engine_version", Map.of("type", "string", "is_optional", true),
                                         "size", Map.of("type", "number", "is_optional", true)),
                                 "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}")))
                         .post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
@@ -385,7 +386,7 @@ class HostileInputTest {
             admin().contentType("application/yaml").body("shared:\n  net: { type: vpc }\n".getBytes(StandardCharsets.UTF_8))
                     .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", jsonOrg).then().statusCode(201);
             // a valid manifest passes, so the generated valid ones can too
-            admin().contentType("application/yaml").body(("workloads:\n  api:\n    resources:\n      db: { type: thing, params: { version: \"16\" } }\n"
+            admin().contentType("application/yaml").body(("workloads:\n  api:\n    resources:\n      db: { type: thing, params: { engine_version: \"16\" } }\n"
                             + "    outputs:\n      host: ${resources.db.outputs.host}\nshared:\n  net: { type: vpc }\n").getBytes(StandardCharsets.UTF_8))
                     .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", manifestOrg).then().statusCode(201);
 
@@ -1299,7 +1300,7 @@ class HostileInputTest {
                     String alias = g.oneOf("db", "cache", "queue", "store") + i;
                     Obj params = new Obj();
                     if (g.chance(0.6)) {
-                        params.put("version", g.oneOf("16", "${context.env_id}", "v-${context.res_id}", g.unicode(), "x".repeat(g.between(1, 2000))));
+                        params.put("engine_version", g.oneOf("16", "${context.env_id}", "v-${context.res_id}", g.unicode(), "x".repeat(g.between(1, 2000))));
                     }
                     if (g.chance(0.3)) {
                         params.put("size", new Raw(Integer.toString(g.between(1, 64))));
@@ -1351,7 +1352,7 @@ class HostileInputTest {
                     case 4 -> target.put("type", g.oneOf("postgres", "vpc", "thing", "THING", "", g.string()));
                     case 5 -> target.put("class", g.oneOf("default", "ha", "Default", "", g.string()));
                     case 6 -> target.put("id", g.oneOf("shared.net", "api0.db0", "..", "a..b", "x".repeat(300), g.string()));
-                    case 7 -> target.put("params", Obj.of("version", g.placeholder(), g.slug(), g.placeholder()));
+                    case 7 -> target.put("params", Obj.of("engine_version", g.placeholder(), g.slug(), g.placeholder()));
                     case 8 -> target.put(g.slug(), g.nested(g.between(100, 990)));
                     case 9 -> target.put(g.slug(), g.oneOf("a", "é", "${").repeat(g.between(10_000, 200_000)));
                     case 10 -> {

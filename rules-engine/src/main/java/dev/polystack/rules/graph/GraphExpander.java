@@ -92,6 +92,7 @@ public final class GraphExpander {
             }
             for (Workload workload : manifest.workloads().values()) {
                 outputs.put(workload.name(), new ResourceGraph.WorkloadOutputs(workload.outputs(), manifestNames(workload.name())));
+                checkWorkloadOutputs(workload);
             }
             while (!queue.isEmpty()) {
                 expand(queue.removeFirst());
@@ -229,7 +230,10 @@ public final class GraphExpander {
                     ResourceIdentity target = names.get(name);
                     if (target == null) {
                         problems.add(new Problem(found.path(), "unknown reference `${" + reference.text() + "}`"));
-                    } else if (used.put(name, target) == null) {
+                        continue;
+                    }
+                    checkOutput(reference, target, found.path());
+                    if (used.put(name, target) == null) {
                         edges.add(new Edge(identity, target, name));
                     }
                 }
@@ -238,15 +242,50 @@ public final class GraphExpander {
             return used;
         }
 
+        /** A reference must name an output that the target's resource type declares, with a path that fits its shape. */
+        private void checkOutput(dev.polystack.rules.template.Reference reference, ResourceIdentity target, String path) {
+            ResourceTypeSpec type = catalog.resourceTypes().get(target.type());
+            if (type == null) {
+                return;
+            }
+            String problem = OutputReferences.problem(reference, type);
+            if (problem != null) {
+                problems.add(new Problem(path, problem));
+            }
+        }
+
+        /** Workload outputs may only name outputs their resources' types declare (the parser checked the aliases). */
+        private void checkWorkloadOutputs(Workload workload) {
+            Map<String, ResourceIdentity> names = manifestNames(workload.name());
+            for (Placeholders.Found found : Placeholders.scan(workload.outputs(), "workloads." + workload.name() + ".outputs",
+                    Usage.MANIFEST, new ArrayList<>())) {
+                for (Segment.Placeholder placeholder : found.template().placeholders()) {
+                    var reference = placeholder.reference();
+                    if ("context".equals(reference.root())) {
+                        continue;
+                    }
+                    ResourceIdentity target = names.get(reference.root() + "." + reference.fieldAt(0));
+                    if (target != null) {
+                        checkOutput(reference, target, found.path());
+                    }
+                }
+            }
+        }
+
         /** Placeholders in module inputs and provider configuration may only name the module's dependencies. */
         private void checkModuleTemplates(JsonNode document, String path, Usage usage, Map<String, ResourceIdentity> dependencies) {
             for (Placeholders.Found found : Placeholders.scan(document, path, usage, problems)) {
                 for (Segment.Placeholder placeholder : found.template().placeholders()) {
                     var reference = placeholder.reference();
-                    if ("resources".equals(reference.root()) && reference.fieldAt(0) != null
-                            && !dependencies.containsKey(reference.fieldAt(0))) {
+                    if (!"resources".equals(reference.root()) || reference.fieldAt(0) == null) {
+                        continue;
+                    }
+                    ResourceIdentity target = dependencies.get(reference.fieldAt(0));
+                    if (target == null) {
                         problems.add(new Problem(found.path(), "unknown reference `${" + reference.text()
                                 + "}`: the module has no dependency `" + reference.fieldAt(0) + "`"));
+                    } else {
+                        checkOutput(reference, target, found.path());
                     }
                 }
             }

@@ -213,6 +213,10 @@ public final class Resolver {
                 throw new NotYet("the outputs of " + target + " are not known yet");
             }
             String outputName = reference.fieldAt(2);
+            if (!"outputs".equals(reference.fieldAt(1)) || outputName == null) {
+                throw new RulesException(path, "`${" + reference.text() + "}` must name an output: ${" + reference.root() + "."
+                        + alias + ".outputs.<name>}");
+            }
             JsonNode value = finished.values().get(outputName);
             if (value == null) {
                 throw new RulesException(path, "`${" + reference.text() + "}`: " + target + " has no output `" + outputName + "`");

@@ -108,12 +108,15 @@ public class ExpansionBenchmark {
      * (half of them, up to one per resource; the rest name resources of other environments), and rules
      * for other projects that the environment filter drops.
      */
+    private static final ObjectNode ENDPOINT_OUTPUT = JsonNodeFactory.instance.objectNode().put("type", "object")
+            .set("properties", JsonNodeFactory.instance.objectNode().set("endpoint", JsonNodeFactory.instance.objectNode()));
+
     static Catalog catalog(int moduleRuleCount) {
         List<ResourceTypeSpec> types = new ArrayList<>();
         List<ModuleSpec> modules = new ArrayList<>();
         List<ModuleRule> moduleRules = new ArrayList<>();
         for (int t = 0; t < TYPES; t++) {
-            types.add(new ResourceTypeSpec("type-" + t, true));
+            types.add(new ResourceTypeSpec("type-" + t, true, ENDPOINT_OUTPUT));
             ObjectNode inputs = JsonNodeFactory.instance.objectNode();
             inputs.put("name", "${context.env_id}-${context.res_id}");
             modules.add(new ModuleSpec("module-" + t, 3, "type-" + t,

@@ -31,8 +31,18 @@ final class Fixtures {
         }
     }
 
+    /** The outputs every test type declares, of any shape. */
+    static final ObjectNode ANY_OUTPUTS = json("""
+            {"type": "object", "properties": {"host": {}, "port": {}, "token": {}, "endpoints": {}, "password": {}, "value": {},
+             "size": {}, "id": {}, "endpoint": {}, "name": {}, "key.with.dots": {}, "missing": {}}}""");
+
     Fixtures type(String id, boolean developerAccessible) {
-        types.add(new ResourceTypeSpec(id, developerAccessible));
+        types.add(new ResourceTypeSpec(id, developerAccessible, ANY_OUTPUTS));
+        return this;
+    }
+
+    Fixtures type(String id, boolean developerAccessible, String outputSchema) {
+        types.add(new ResourceTypeSpec(id, developerAccessible, json(outputSchema)));
         return this;
     }
 

@@ -22,13 +22,18 @@ public record ProblemDetail(
 
     /**
      * One wrong part of a request: a JSON pointer (or parameter name) and what was wrong with it; for
-     * manifests also the dotted path into the manifest and the line it is on.
+     * manifests also the dotted path into the manifest and the line it is on; for module code the line and
+     * column in it.
      */
     @Schema(name = "ProblemFieldError")
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record FieldError(String pointer, String detail, String path, Integer line) {
+    public record FieldError(String pointer, String detail, String path, Integer line, Integer column) {
         public FieldError(String pointer, String detail) {
-            this(pointer, detail, null, null);
+            this(pointer, detail, null, null, null);
+        }
+
+        public FieldError(String pointer, String detail, String path, Integer line) {
+            this(pointer, detail, path, line, null);
         }
     }
 }
