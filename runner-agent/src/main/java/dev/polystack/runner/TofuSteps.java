@@ -87,7 +87,7 @@ public final class TofuSteps {
             throw new StepFailed(name + " was cancelled");
         }
         if (!outcome.succeeded()) {
-            throw failure("tofu " + name + " failed", outcome.exitCode());
+            throw failure("`" + name + "` failed", outcome.exitCode());
         }
     }
 
@@ -109,7 +109,7 @@ public final class TofuSteps {
     }
 
     /**
-     * "tofu init failed: Unclosed configuration block (module/main.tf line 2)", with the first diagnostic's
+     * "`init` failed: Unclosed configuration block (module/main.tf line 2)", with the first diagnostic's
      * detail and every further error as the detail; the exit code only when tofu said nothing.
      */
     private StepFailed failure(String what, int exitCode) {

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -76,16 +74,20 @@ class AgentEndToEndIT {
     }
 
     @Test
-    void withTheRealOpenTofuWhenItIsInstalled() throws Exception {
-        Optional<Path> tofu = onPath("tofu");
-        if (tofu.isEmpty()) {
-            System.out.println("SKIPPED AgentEndToEndIT.withTheRealOpenTofuWhenItIsInstalled: no `tofu` on the PATH");
+    void withTheRealOpenTofuOrTerraformOnThePath() throws Exception {
+        Optional<Path> binary = Readme.realBinary();
+        if (binary.isEmpty()) {
+            System.out.println("SKIPPED AgentEndToEndIT.withTheRealOpenTofuOrTerraformOnThePath: neither tofu nor terraform on the PATH");
         }
-        Assumptions.assumeTrue(tofu.isPresent(), "no `tofu` binary on the PATH; install OpenTofu to run this scenario against it");
-        scenario(tofu.get().toString());
+        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH; install one to run this scenario against it");
+        // providers come from a mirror that refuses every connection: a provider download fails the same way everywhere
+        Path cliConfig = Files.createDirectories(workspace.resolve("cli")).resolve("mirror.tfrc");
+        Files.writeString(cliConfig, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
+        scenario(binary.get().toString(), "--cli-config=" + cliConfig);
     }
 
-    private void scenario(String tofu) throws Exception {
+    private void scenario(String tofu, String... agentSettings) throws Exception {
+        boolean real = agentSettings.length > 0;
         try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
                 Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
             String url = platform.baseUrl();
@@ -97,8 +99,8 @@ class AgentEndToEndIT {
             api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
             api(url).body(Map.of("runner_id", "r2", "resource_class", "special")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
 
-            try (AgentProcess agent1 = AgentProcess.start(url, "acme", "r1", key1, tofu, workspace.resolve("agent1"), 2);
-                 AgentProcess agent2 = AgentProcess.start(url, "acme", "r2", key2, tofu, workspace.resolve("agent2"), 2)) {
+            try (AgentProcess agent1 = AgentProcess.start(url, "acme", "r1", key1, tofu, workspace.resolve("agent1"), 2, agentSettings);
+                 AgentProcess agent2 = AgentProcess.start(url, "acme", "r2", key2, tofu, workspace.resolve("agent2"), 2, agentSettings)) {
                 // six resources in a DAG (and a seventh on its own); f and g go to the second runner
                 String manifest = """
                         workloads:
@@ -167,6 +169,10 @@ class AgentEndToEndIT {
                 List<String> ids = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").jsonPath().getList("nodes.id");
                 assertThat(ids).containsExactlyInAnyOrder("app.a", "app.b", "app.c", "app.d", "app.e", "app.f", "app.g");
 
+                if (real) {
+                    failuresCarryTheirReason(url, agent1, agent2);
+                }
+
                 // deleting the environment destroys everything first
                 String destroy = api(url).delete("/api/v1/orgs/acme/projects/shop/envs/prod").then().statusCode(202).extract().path("id");
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
@@ -175,6 +181,46 @@ class AgentEndToEndIT {
                 assertThat(agent1.isAlive() && agent2.isAlive()).isTrue();
             }
         }
+    }
+
+    /**
+     * What the real binary reports reaches the node's error: a syntax error the control plane's reader lets
+     * through (init prints it as text), a block the resource does not have (plan prints it as -json), and a
+     * provider that cannot be downloaded. The stand-in reads no HCL and downloads nothing, so only here.
+     */
+    private void failuresCarryTheirReason(String url, AgentProcess... agents) throws Exception {
+        api(url).body(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null", "version_constraint", "~> 3.2"))
+                .post("/api/v1/orgs/acme/providers").then().statusCode(201);
+        Map<String, Map<String, Object>> modules = Map.of(
+                "syntax", Map.of("module_source_code", "variable \"name\" {}\nlocals {\n  broken = var.\n}\n",
+                        "module_inputs", Map.of("name", "${context.res_id}")),
+                "block", Map.of("module_source_code", "resource \"terraform_data\" \"this\" {\n  input = 1\n  bogus {\n  }\n}\n"),
+                "remote", Map.of("module_source_code", "resource \"null_resource\" \"this\" {}\n",
+                        "provider_mapping", Map.of("null", "null.default")));
+        modules.forEach((type, definition) -> {
+            api(url).body(Map.of("id", type)).post("/api/v1/orgs/acme/resource-types").then().statusCode(201);
+            java.util.Map<String, Object> module = new java.util.HashMap<>(definition);
+            module.putAll(Map.of("id", type, "resource_type", type, "module_source", "inline"));
+            api(url).body(module).post("/api/v1/orgs/acme/modules").then().statusCode(201);
+            api(url).body(Map.of("module_id", type)).post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
+        });
+        api(url).body(Map.of("id", "diag", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api(url).contentType("application/yaml").body("shared:\n  s: { type: syntax }\n  b: { type: block }\n  p: { type: remote }\n"
+                .getBytes(StandardCharsets.UTF_8)).put("/api/v1/orgs/acme/projects/shop/envs/diag/manifest").then().statusCode(201);
+        String id = api(url).body(Map.of("mode", "deploy")).post("/api/v1/orgs/acme/projects/shop/envs/diag/deployments").then()
+                .statusCode(201).extract().path("id");
+        assertThat(waitFor(url, "diag", id, agents)).isEqualTo("failed");
+        List<Map<String, Object>> nodes = api(url).get("/api/v1/orgs/acme/projects/shop/envs/diag/deployments/{id}", id)
+                .then().statusCode(200).extract().jsonPath().getList("nodes");
+        Map<String, String> errors = new java.util.TreeMap<>();
+        nodes.forEach(n -> errors.put((String) n.get("id"), String.valueOf(n.get("error"))));
+        System.out.println("AgentEndToEndIT node errors from the real binary: " + errors);
+        assertThat(errors.get("shared.s")).contains("`init` failed: Invalid attribute name (module/main.tf line 3)")
+                .contains("An attribute name is required after a dot.");
+        assertThat(errors.get("shared.b")).contains("`plan` failed: Unsupported block type (module/main.tf line 3)")
+                .contains("Blocks of type \"bogus\" are not expected here.");
+        assertThat(errors.get("shared.p")).contains("`init` failed: Failed to query available provider packages")
+                .contains("hashicorp/null");
     }
 
     private void configure(String url) {
@@ -211,10 +257,14 @@ class AgentEndToEndIT {
 
     /** Long-polls the deployment until it ends; prints the agents' logs when it takes too long. */
     private String waitFor(String url, String id, AgentProcess... agents) throws Exception {
+        return waitFor(url, "prod", id, agents);
+    }
+
+    private String waitFor(String url, String env, String id, AgentProcess... agents) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         while (System.nanoTime() < deadline) {
             String status = api(url).queryParam("timeout", "30s")
-                    .get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}/wait", id).then().statusCode(200)
+                    .get("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments/{id}/wait", env, id).then().statusCode(200)
                     .extract().path("status");
             if (!status.equals("queued") && !status.equals("running")) {
                 return status;
@@ -243,13 +293,5 @@ class AgentEndToEndIT {
 
     private static RequestSpecification api(String url) {
         return RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType(ContentType.JSON).accept(ContentType.JSON);
-    }
-
-    private static Optional<Path> onPath(String binary) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        return Stream.of(path.split(File.pathSeparator)).map(dir -> Path.of(dir, binary)).filter(Files::isExecutable).findFirst();
     }
 }

@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -60,19 +58,11 @@ class EmbeddedControlPlaneIT {
 
     /** Runs the README's walkthrough block in bash, as a reader would paste it. */
     private String runWalkthrough(String baseUrl, String token) throws Exception {
-        String readme = Files.readString(PlatformProcess.repository().resolve("README.md"));
-        Matcher block = Pattern.compile("<!-- walkthrough -->\\s*```bash\\n(.*?)```\\s*<!-- /walkthrough -->", Pattern.DOTALL)
-                .matcher(readme);
-        assertThat(block.find()).as("README.md has a walkthrough block").isTrue();
-        Path script = workspace.resolve("walkthrough.sh");
-        Files.writeString(script, "set -euo pipefail\n" + block.group(1));
-        ProcessBuilder bash = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true);
-        bash.environment().put("POLYSTACK_URL", baseUrl);
-        bash.environment().put("POLYSTACK_TOKEN", token);
-        bash.directory(workspace.toFile());
-        Process process = bash.start();
-        String output = new String(process.getInputStream().readAllBytes());
+        Path log = workspace.resolve("walkthrough.log");
+        Process process = Readme.bash("set -euo pipefail\n" + Readme.block("walkthrough"), workspace,
+                Map.of("POLYSTACK_URL", baseUrl, "POLYSTACK_TOKEN", token), log);
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String output = Files.readString(log);
         assertThat(process.exitValue()).as("walkthrough output:\n" + output).isZero();
         return output;
     }
