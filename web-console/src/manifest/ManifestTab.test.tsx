@@ -39,8 +39,9 @@ describe('ManifestTab', () => {
         nodes: [
           { key: 'thing/default/shared.a', type: 'thing', class: 'default', id: 'shared.a', change: 'unchanged', module_id: 'm', module_version: 1, runner_id: 'r1' },
           { key: 'thing/default/shared.b', type: 'thing', class: 'default', id: 'shared.b', change: 'added', module_id: 'm', module_version: 2, runner_id: 'r1' },
+          { key: 'thing/default/shared.c', type: 'thing', class: 'default', id: 'shared.c', change: 'definition_changed', reasons: ['providers', 'schema'], module_id: 'm', module_version: 1, runner_id: 'r1' },
         ],
-        edges: [], layers: [], summary: { add: 1, change: 0, destroy: 0, unchanged: 1 },
+        edges: [], layers: [], summary: { add: 1, change: 1, destroy: 0, unchanged: 1 },
       }),
     })
     page()
@@ -49,6 +50,8 @@ describe('ManifestTab', () => {
     expect(await screen.findByText('1 to add')).toBeInTheDocument()
     expect(screen.getByText('shared.b')).toBeInTheDocument()
     expect(screen.getByText('added')).toBeInTheDocument()
+    // why a resource changes
+    expect(screen.getByText(/providers, schema/)).toBeInTheDocument()
     expect(api.calls.filter((c) => c.startsWith('PUT'))).toEqual([])
     expect(api.bodies).toEqual([STORED])
   })

@@ -109,7 +109,7 @@ function DryRunResult({ result }: { result: DryRun }) {
           {nodes.map((n) => (
             <tr key={n.key}>
               <td><code>{n.id}</code> <span className="muted small">{n.type}{n.class !== 'default' ? ` (${n.class})` : ''}</span></td>
-              <td><StatusBadge status={n.change} /></td>
+              <td><StatusBadge status={n.change} />{n.reasons?.length ? <span className="muted small"> {n.reasons.join(', ')}</span> : null}</td>
               <td>{n.module_id}{n.module_version ? ` v${n.module_version}` : ''}</td>
               <td>{n.runner_id ?? <span className="muted">—</span>}</td>
               <td>{n.unknown?.length ? n.unknown.join(', ') : <span className="muted">—</span>}</td>
