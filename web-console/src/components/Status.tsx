@@ -2,7 +2,7 @@ const TONES: Record<string, string> = {
   succeeded: 'ok', active: 'ok', idle: 'ok', unchanged: 'calm', added: 'ok',
   running: 'busy', busy: 'busy', queued: 'wait', pending: 'wait', deleting: 'busy', module_changed: 'busy', inputs_changed: 'busy', definition_changed: 'busy',
   failed: 'bad', delete_failed: 'bad', removed: 'bad', offline: 'bad',
-  skipped: 'calm', cancelled: 'calm',
+  skipped: 'calm', cancelled: 'calm', kept: 'calm',
 }
 
 export function toneOf(status: string | undefined): string {

@@ -53,6 +53,15 @@ public class Deployment extends VersionedEntity {
 
     private String error;
 
+    @Column(name = "allow_destroy", nullable = false)
+    private boolean allowDestroy;
+
+    @Column(name = "stalled_reason")
+    private String stalledReason;
+
+    @Column(name = "stalled_at")
+    private Instant stalledAt;
+
     @Column(name = "started_at")
     private Instant startedAt;
 
@@ -133,6 +142,32 @@ public class Deployment extends VersionedEntity {
 
     public Instant finishedAt() {
         return finishedAt;
+    }
+
+    /** A rollback: whether it may destroy live resources that its target did not have. */
+    public boolean allowDestroy() {
+        return allowDestroy;
+    }
+
+    void allowDestroying() {
+        this.allowDestroy = true;
+    }
+
+    /** Why it cannot advance, while it cannot; null otherwise. */
+    public String stalledReason() {
+        return stalledReason;
+    }
+
+    public Instant stalledAt() {
+        return stalledAt;
+    }
+
+    /** An advance went through: whatever stalled it is over. */
+    void advanced() {
+        if (stalledReason != null) {
+            stalledReason = null;
+            stalledAt = null;
+        }
     }
 
     void start(Instant now) {

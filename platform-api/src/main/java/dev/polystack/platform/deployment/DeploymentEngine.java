@@ -22,6 +22,7 @@ import dev.polystack.rules.graph.Resolution;
 import dev.polystack.rules.graph.Resolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
@@ -89,6 +90,20 @@ public class DeploymentEngine {
     LogService logs;
 
     @Inject
+    Removals removals;
+
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private io.micrometer.core.instrument.Counter advanceFailures;
+
+    @jakarta.annotation.PostConstruct
+    void registerMetrics() {
+        advanceFailures = io.micrometer.core.instrument.Counter.builder("polystack.engine.advance.failures")
+                .description("Advances of a deployment that failed (the deployment is marked stalled and retried)").register(meters);
+    }
+
+    @Inject
     SecretBox secretBox;
 
     @Inject
@@ -106,35 +121,79 @@ public class DeploymentEngine {
     @Inject
     Clock clock;
 
-    /** Moves a deployment as far as the facts allow: start it, skip, dispatch, finish. */
-    @Transactional
+    /**
+     * Moves a deployment as far as the facts allow (start it, skip, dispatch, finish), and when it finished,
+     * starts the next one of its environment. Each deployment advances in its own transaction, so that one
+     * that cannot advance never holds back the one before it. Never throws: a failure is logged with a
+     * reference, counted, and recorded on the deployment as the reason it is stalled; the sweeper retries.
+     * Call outside a transaction.
+     */
     public void advance(UUID deploymentId) {
-        Deployment unlocked = deployments.findById(deploymentId);
-        if (unlocked == null || unlocked.status().isTerminal()) {
-            return;
+        UUID current = deploymentId;
+        while (current != null) {
+            UUID id = current;
+            try {
+                current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id)).orElse(null);
+            } catch (RuntimeException e) {
+                stalled(id, e);
+                return;
+            }
         }
-        environments.lock(unlocked.environmentId());
-        Deployment deployment = deployments.lock(deploymentId);
-        advanceLocked(deployment);
     }
 
-    /** The same, for a caller that already holds the environment's and the deployment's locks. */
-    void advanceLocked(Deployment deployment) {
+    /** Advances the next deployment when a transaction that finished one has committed. */
+    public void advance(Optional<UUID> next) {
+        next.ifPresent(this::advance);
+    }
+
+    private Optional<UUID> advanceOne(UUID deploymentId) {
+        Optional<Object[]> unlocked = deployments.environmentAndStatus(deploymentId);
+        if (unlocked.isEmpty() || ((DeploymentStatus) unlocked.get()[1]).isTerminal()) {
+            return Optional.empty();
+        }
+        environments.lock((UUID) unlocked.get()[0]);
+        Deployment deployment = deployments.lock(deploymentId);
+        Optional<UUID> next = advanceLocked(deployment);
+        deployment.advanced();
+        return next;
+    }
+
+    /** Logs, counts and records why a deployment could not advance; what the API shows says what, not how. */
+    private void stalled(UUID deploymentId, RuntimeException e) {
+        String reference = UUID.randomUUID().toString();
+        advanceFailures.increment();
+        LOG.errorf(e, "Could not advance deployment %s (reference %s); the sweeper retries", deploymentId, reference);
+        String what = e instanceof IllegalStateException || e instanceof RulesException ? e.getMessage() : "an unexpected error";
+        try {
+            QuarkusTransaction.requiringNew().run(() -> deployments.markStalled(deploymentId,
+                    "cannot advance: " + what + " (log reference " + reference + ")", clock.instant()));
+        } catch (RuntimeException again) {
+            LOG.warnf("Could not record that deployment %s is stalled: %s", deploymentId, again.getMessage());
+        }
+    }
+
+    /**
+     * The same, for a caller that already holds the environment's and the deployment's locks. Returns the
+     * deployment of the environment to start next when this one finished: the caller advances it once its
+     * transaction has committed ({@link #advance(Optional)}).
+     */
+    Optional<UUID> advanceLocked(Deployment deployment) {
         Instant now = clock.instant();
         if (deployment.status().isTerminal()) {
-            return;
+            return Optional.empty();
         }
         if (deployment.status() == DeploymentStatus.QUEUED) {
             Optional<Deployment> head = deployments.head(deployment.environmentId());
             if (head.isPresent() && !head.get().id().equals(deployment.id())) {
-                return;
+                return Optional.empty();
             }
             if (deployment.cancelRequested()) {
                 deployment.finish(DeploymentStatus.CANCELLED, "cancelled before it started", now);
-                finished(deployment);
-                return;
+                return finished(deployment);
             }
             deployment.start(now);
+            // what is removed is decided now, from what the environment holds when this deployment starts
+            removals.add(deployment);
         }
         EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
         if (deployment.cancelRequested()) {
@@ -186,12 +245,14 @@ public class DeploymentEngine {
                     : failed > 0 ? DeploymentStatus.FAILED : DeploymentStatus.SUCCEEDED;
             String error = failed == 0 ? null : failed + " of " + all.size() + " resources failed";
             deployment.finish(outcome, error, now);
-            finished(deployment);
+            return finished(deployment);
         }
+        return Optional.empty();
     }
 
     /**
-     * Which nodes each node waits for. Apply and plan nodes wait for their dependencies; a destroy node
+     * Which nodes each node waits for. Apply and plan nodes wait for their dependencies (a plan for its
+     * dependencies' plans, to know whether their outputs will change); a destroy node
      * waits for the resources that depend on it to be destroyed, and in a deployment that also applies,
      * for every apply node (removals happen after the rest).
      */
@@ -203,7 +264,7 @@ public class DeploymentEngine {
             NodeOperation from = operations.get(edge.from());
             if (from == NodeOperation.DESTROY) {
                 waits.computeIfAbsent(edge.to(), k -> new java.util.HashSet<>()).add(edge.from());
-            } else if (from == NodeOperation.APPLY) {
+            } else if (from == NodeOperation.APPLY || from == NodeOperation.PLAN) {
                 waits.computeIfAbsent(edge.from(), k -> new java.util.HashSet<>()).add(edge.to());
             }
         }
@@ -231,17 +292,22 @@ public class DeploymentEngine {
             switch (node.operation()) {
                 case DESTROY -> {
                     if (active.isEmpty()) {
-                        node.end(NodeStatus.SUCCEEDED, null, null, now);
+                        // someone else removed it meanwhile: what this node was for already holds
+                        node.nothingToDestroy(now);
                         return;
                     }
                     resolved = read(activeResources.resolvedOf(active.get()));
                     action = "delete";
                 }
                 case PLAN -> {
-                    Resolution resolution = resolve(node, environment, true);
+                    // outputs of a dependency whose plan changes it are known only after its apply, never today's values
+                    Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
+                    Resolution resolution = resolve(node, environment, true, changing);
                     if (!resolution.isComplete()) {
-                        node.end(NodeStatus.SKIPPED, "cannot plan yet: " + String.join(", ", new java.util.TreeSet<>(resolution.unknown()))
-                                + " depend on outputs that only an apply will produce", null, now);
+                        node.end(NodeStatus.SKIPPED, "cannot plan: " + String.join(", ", new java.util.TreeSet<>(resolution.unknown()))
+                                + " would be known after apply" + (changing.isEmpty() ? ""
+                                : " of " + String.join(", ", changing.stream().map(ResourceIdentity::toString).sorted().toList())
+                                + ", which this plan changes"), null, now);
                         return;
                     }
                     resolved = withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolution));
@@ -279,8 +345,14 @@ public class DeploymentEngine {
     }
 
     private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient) {
+        return resolve(node, environment, lenient, Set.of());
+    }
+
+    /** Resolves with the active resources' outputs, except those of {@code unknown}, whose outputs are not known yet. */
+    private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient, Set<ResourceIdentity> unknown) {
         GraphNode graphNode = NodeSpecs.read(json, node.spec());
-        return Resolver.resolve(graphNode, environment.context(), activeResources.outputsLookup(environment.id()), lenient);
+        var outputs = activeResources.outputsLookup(environment.id());
+        return Resolver.resolve(graphNode, environment.context(), id -> unknown.contains(id) ? null : outputs.apply(id), lenient);
     }
 
     /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
@@ -402,16 +474,20 @@ public class DeploymentEngine {
         return Optional.of(deployment.id());
     }
 
-    /** A job whose lease expired: its runner is lost. Retries the node when attempts remain. */
+    /**
+     * A job whose lease expired: its runner is lost. Retries the node when attempts remain. Returns the
+     * deployment to start next when this one finished.
+     */
     @Transactional
-    public void leaseExpired(UUID jobId) {
-        Job unlocked = jobs.findById(jobId);
-        environments.lock(deployments.findById(unlocked.deploymentId()).environmentId());
-        Deployment deployment = deployments.lock(unlocked.deploymentId());
+    public Optional<UUID> leaseExpired(UUID jobId) {
+        UUID deploymentId = jobs.getEntityManager().createQuery("select j.deploymentId from Job j where j.id = ?1", UUID.class)
+                .setParameter(1, jobId).getSingleResult();
+        environments.lock((UUID) deployments.environmentAndStatus(deploymentId).orElseThrow()[0]);
+        Deployment deployment = deployments.lock(deploymentId);
         Job job = jobs.lock(jobId).orElseThrow();
         Instant now = clock.instant();
         if (job.status() != JobStatus.RUNNING || job.holdsLease(now)) {
-            return;
+            return Optional.empty();
         }
         job.end(JobStatus.LOST, now);
         states.releaseLocksOf(job.id());
@@ -424,7 +500,7 @@ public class DeploymentEngine {
             node.end(deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                     "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")", null, now);
         }
-        advanceLocked(deployment);
+        return advanceLocked(deployment);
     }
 
     /** The resources a node depends on, for destroying in the right order later. */
@@ -453,18 +529,22 @@ public class DeploymentEngine {
         return loaded;
     }
 
-    /** After a deployment ends: wake its waiters, settle the environment, start the next one. */
-    private void finished(Deployment deployment) {
+    /**
+     * After a deployment ends: wake its waiters and settle the environment. Returns the next deployment of
+     * the environment, which starts in a transaction of its own once this one committed: if it cannot
+     * advance, this one has still ended.
+     */
+    private Optional<UUID> finished(Deployment deployment) {
         edges.remove(deployment.id());
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         if (deployment.deletesEnvironment()) {
             if (deployment.status() == DeploymentStatus.SUCCEEDED) {
                 environmentDeletion.deleteNow(deployment.environmentId());
-                return;
+                return Optional.empty();
             }
             environments.moveTo(deployment.environmentId(), EnvironmentStatus.DELETE_FAILED);
         }
-        deployments.head(deployment.environmentId()).ifPresent(this::advanceLocked);
+        return deployments.head(deployment.environmentId()).map(Deployment::id);
     }
 
     private String organizationSlug(Deployment deployment) {

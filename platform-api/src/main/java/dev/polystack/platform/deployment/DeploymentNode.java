@@ -248,6 +248,13 @@ public class DeploymentNode {
         this.finishedAt = now;
     }
 
+    /** A destroy that finds its resource already gone: done, with nothing to do. */
+    void nothingToDestroy(Instant now) {
+        moveTo(NodeStatus.SUCCEEDED);
+        this.action = "no-op";
+        this.finishedAt = now;
+    }
+
     void unchanged(byte[] sealedResolved, Fingerprint fingerprint, Instant now) {
         moveTo(NodeStatus.UNCHANGED);
         this.action = "no-op";

@@ -12,6 +12,15 @@ import java.util.UUID;
 @ApplicationScoped
 class DeploymentRepository implements PanacheRepositoryBase<Deployment, UUID> {
 
+    /**
+     * A deployment's environment, and whether it has ended, read without loading the entity: locking an
+     * entity this transaction already loaded fails when another transaction changed it in between.
+     */
+    Optional<Object[]> environmentAndStatus(UUID id) {
+        return getEntityManager().createQuery("select d.environmentId, d.status from Deployment d where d.id = ?1", Object[].class)
+                .setParameter(1, id).getResultStream().findFirst();
+    }
+
     Deployment lock(UUID id) {
         return getEntityManager().find(Deployment.class, id, LockModeType.PESSIMISTIC_WRITE);
     }
@@ -21,6 +30,12 @@ class DeploymentRepository implements PanacheRepositoryBase<Deployment, UUID> {
     }
 
     /** The deployment of an environment that runs now, or else the oldest queued one. */
+    /** Records why a deployment cannot advance (in its own transaction: the advance that failed rolled back). */
+    void markStalled(UUID deploymentId, String reason, java.time.Instant now) {
+        getEntityManager().createNativeQuery("update deployment set stalled_reason = ?1, stalled_at = coalesce(stalled_at, ?2) where id = ?3")
+                .setParameter(1, reason).setParameter(2, now).setParameter(3, deploymentId).executeUpdate();
+    }
+
     Optional<Deployment> head(UUID environmentId) {
         return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
                 List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).firstResultOptional()

@@ -73,6 +73,10 @@ public class DeploymentResource {
                            @HeaderParam("Idempotency-Key") @Size(max = 200) String idempotencyKey,
                            @Valid @NotNull CreateDeploymentRequest request, @Context UriInfo uriInfo) {
         OrgScope scope = access.require(org, Role.DEVELOPER);
+        if (request.mode() == DeploymentMode.DRY_RUN && request.rollbackTo() != null) {
+            return Response.ok(deployments.dryRunRollback(scope, project, env, request.rollbackTo(),
+                    Boolean.TRUE.equals(request.allowDestroy()))).build();
+        }
         if (request.mode() == DeploymentMode.DRY_RUN) {
             return Response.ok(deployments.dryRun(scope, project, env, request.manifestVersion())).build();
         }

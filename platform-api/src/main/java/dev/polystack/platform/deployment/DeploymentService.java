@@ -26,6 +26,7 @@ import dev.polystack.rules.graph.GraphNode;
 import dev.polystack.rules.graph.ResourceGraph;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -76,6 +77,9 @@ public class DeploymentService {
 
     @Inject
     EngineSettings settings;
+
+    @Inject
+    Removals removals;
 
     @Inject
     SecretBox secretBox;
@@ -143,9 +147,6 @@ public class DeploymentService {
             edges.add(new NodeRepository.Edge(created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
         }
         nodes.addEdges(deployment.id(), edges);
-        if (operation == NodeOperation.APPLY) {
-            addRemovals(deployment, environment, created.keySet());
-        }
         return deployment;
     }
 
@@ -154,7 +155,6 @@ public class DeploymentService {
                        Instant now) {
         Deployment deployment = begin(scope, environment, DeploymentMode.DESTROY, null, null, force, deleteEnvironment,
                 idempotencyKey, now);
-        addRemovals(deployment, environment, java.util.Set.of());
         return deployment;
     }
 
@@ -164,14 +164,19 @@ public class DeploymentService {
         if (request.rollbackTo() == null) {
             throw PlatformException.invalid("/rollback_to", "is required for a rollback: the id of the deployment to go back to");
         }
-        Deployment source = deployments.find(environment.id(), request.rollbackTo())
-                .orElseThrow(() -> PlatformException.unprocessable("/rollback_to", "deployment `" + request.rollbackTo()
-                        + "` is not a deployment of `" + environment.path() + "`"));
-        if (!source.status().isTerminal() || (source.mode() != DeploymentMode.DEPLOY && source.mode() != DeploymentMode.ROLLBACK)) {
-            throw PlatformException.unprocessable("/rollback_to", "only a finished deploy or rollback can be rolled back to");
+        Deployment source = rollbackTarget(environment, request.rollbackTo());
+        java.util.SortedSet<String> destroyed = removals.outsideOf(environment.id(), source.id());
+        boolean allowDestroy = Boolean.TRUE.equals(request.allowDestroy());
+        if (!destroyed.isEmpty() && !allowDestroy) {
+            throw PlatformException.conflict("a rollback to deployment " + source.id() + " would destroy live resources it did not"
+                    + " have: " + String.join(", ", destroyed) + "; send \"allow_destroy\": true to destroy them (a dry-run with"
+                    + " rollback_to shows what the rollback does)");
         }
         Deployment deployment = begin(scope, environment, DeploymentMode.ROLLBACK, source.manifestNumber(), source.id(), force,
                 false, idempotencyKey, now);
+        if (allowDestroy) {
+            deployment.allowDestroying();
+        }
         Map<UUID, DeploymentNode> copies = new HashMap<>();
         Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
         for (DeploymentNode original : nodes.of(source.id())) {
@@ -197,39 +202,95 @@ public class DeploymentService {
             }
         }
         nodes.addEdges(deployment.id(), edges);
-        addRemovals(deployment, environment, created.keySet());
         return deployment;
     }
 
-    /** A destroy node for each active resource not kept, and edges so that dependents go first. */
-    private void addRemovals(Deployment deployment, EnvironmentRef environment, java.util.Set<ResourceIdentity> kept) {
-        Map<ResourceIdentity, DeploymentNode> removals = new HashMap<>();
-        List<ActiveResource> active = activeResources.of(environment.id());
-        for (ActiveResource resource : active) {
-            if (kept.contains(resource.identity())) {
+    private Deployment rollbackTarget(EnvironmentRef environment, UUID target) {
+        Deployment source = deployments.find(environment.id(), target)
+                .orElseThrow(() -> PlatformException.unprocessable("/rollback_to", "deployment `" + target
+                        + "` is not a deployment of `" + environment.path() + "`"));
+        if (!source.status().isTerminal() || (source.mode() != DeploymentMode.DEPLOY && source.mode() != DeploymentMode.ROLLBACK)) {
+            throw PlatformException.unprocessable("/rollback_to", "only a finished deploy or rollback can be rolled back to");
+        }
+        return source;
+    }
+
+    /**
+     * What a rollback to {@code target} would do, computed at once and not stored: every resource the target
+     * applied is applied again with the target's module version and inputs (compared with what is live now);
+     * a resource the target failed, skipped or did not reach is kept as it is; a live resource the target did
+     * not have is destroyed with {@code allow_destroy}, kept otherwise (and the rollback refused).
+     */
+    @Transactional
+    public DryRunView dryRunRollback(OrgScope scope, String project, String env, UUID target, boolean allowDestroy) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        Deployment source = rollbackTarget(environment, target);
+        Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
+        activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
+        DeploymentEngine.Lookups lookups = engine.lookups(environment.orgId());
+        Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
+        int add = 0;
+        int change = 0;
+        int destroy = 0;
+        int unchanged = 0;
+        for (DeploymentNode node : nodes.of(source.id())) {
+            if (node.operation() != NodeOperation.APPLY) {
                 continue;
             }
-            DeploymentNode node = new DeploymentNode(deployment.id(), resource.identity(), "active." + resource.identity(),
-                    NodeOperation.DESTROY, resource.moduleId(), resource.moduleSlug(), resource.moduleVersion(),
-                    resource.runnerId(), resource.spec());
-            nodes.persist(node);
-            removals.put(resource.identity(), node);
-        }
-        List<NodeRepository.Edge> edges = new ArrayList<>();
-        for (ActiveResource resource : active) {
-            DeploymentNode from = removals.get(resource.identity());
-            if (from == null) {
+            ResourceIdentity identity = node.identity();
+            ActiveResource active = before.get(identity);
+            if (!node.status().letsDependentsRun() || node.sealedResolved() == null) {
+                views.put(identity, rollbackNode(node, active, "kept", List.of("the target did not apply it (" + node.status().wireName()
+                        + "): " + (active == null ? "it stays absent" : "it stays as it is")), null));
+                unchanged++;
                 continue;
             }
-            for (JsonNode dependency : resource.dependencies()) {
-                ResourceIdentity to = new ResourceIdentity(dependency.path("type").asText(), dependency.path("class").asText(),
-                        dependency.path("id").asText());
-                if (removals.containsKey(to)) {
-                    edges.add(new NodeRepository.Edge(from.id(), removals.get(to).id(), dependency.path("alias").asText()));
-                }
+            ResolvedNode resolved = engine.read(engine.open(node));
+            Fingerprint fingerprint = engine.fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(),
+                    resolved);
+            com.fasterxml.jackson.databind.node.ObjectNode inputs = resolved.inputs().deepCopy();
+            resolved.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
+            if (active == null) {
+                views.put(identity, rollbackNode(node, null, "added", List.of(), inputs));
+                add++;
+                continue;
+            }
+            boolean moduleChanged = !active.moduleSlug().equals(node.moduleSlug()) || active.moduleVersion() != node.moduleVersion();
+            List<String> reasons = fingerprint.differences(active.fingerprint(), moduleChanged);
+            String kind = reasons.isEmpty() ? "unchanged" : moduleChanged ? "module_changed" : reasons.contains("inputs") ? "inputs_changed"
+                    : "definition_changed";
+            views.put(identity, rollbackNode(node, active, kind, reasons, inputs));
+            if (reasons.isEmpty()) {
+                unchanged++;
+            } else {
+                change++;
             }
         }
-        nodes.addEdges(deployment.id(), edges);
+        for (ActiveResource resource : before.values()) {
+            ResourceIdentity identity = resource.identity();
+            if (views.containsKey(identity)) {
+                continue;
+            }
+            if (allowDestroy) {
+                destroy++;
+            } else {
+                unchanged++;
+            }
+            views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(), null,
+                    resource.moduleSlug(), resource.moduleVersion(), null, allowDestroy ? "removed" : "kept",
+                    List.of(allowDestroy ? "the target did not have it" : "the target did not have it; destroyed only with allow_destroy"),
+                    null, List.of()));
+        }
+        return new DryRunView(source.manifestNumber(), new ArrayList<>(views.values()), List.of(), List.of(),
+                new DryRunView.Summary(add, change, destroy, unchanged));
+    }
+
+    private DryRunView.Node rollbackNode(DeploymentNode node, ActiveResource active, String kind, List<String> reasons,
+                                         JsonNode inputs) {
+        ResourceIdentity identity = node.identity();
+        return new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(), node.path(),
+                node.moduleSlug(), node.moduleVersion(), node.runnerId() == null ? null : runners.slugOf(node.runnerId()), kind, reasons,
+                inputs, List.of());
     }
 
     private Deployment begin(OrgScope scope, EnvironmentRef environment, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf,
@@ -388,18 +449,27 @@ public class DeploymentService {
         return require(environments.reference(scope, project, env), id).status().isTerminal();
     }
 
-    @Transactional
+    /** Cancels a deployment; when that ends it, the next one of the environment starts after the cancel committed. */
     public DeploymentView cancel(OrgScope scope, String project, String env, UUID id) {
+        Optional<UUID> next = QuarkusTransaction.requiringNew().call(() -> requestCancel(scope, project, env, id));
+        engine.advance(next);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            EnvironmentRef environment = environments.reference(scope, project, env);
+            return view(require(environment, id), environment, true);
+        });
+    }
+
+    private Optional<UUID> requestCancel(OrgScope scope, String project, String env, UUID id) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        require(environment, id);
+        // lock order environment → deployment; the deployment is loaded under the environment's lock
         environments.lock(environment.id());
+        require(environment, id);
         Deployment deployment = deployments.lock(id);
         if (deployment.status().isTerminal()) {
             throw new PlatformException(ProblemType.CONFLICT, "deployment " + id + " already " + deployment.status().wireName());
         }
         deployment.requestCancel(clock.instant());
-        engine.advanceLocked(deployment);
-        return view(deployment, environment, true);
+        return engine.advanceLocked(deployment);
     }
 
     @Transactional
@@ -484,6 +554,6 @@ public class DeploymentService {
         return new DeploymentView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
                 deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
                 deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
-                deployment.finishedAt(), deployment.error(), progress, nodeViews);
+                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), progress, nodeViews);
     }
 }

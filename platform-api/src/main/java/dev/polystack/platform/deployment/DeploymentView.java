@@ -12,6 +12,8 @@ import java.util.UUID;
  */
 public record DeploymentView(UUID id, String project, String env, String mode, String status, Integer manifestVersion,
                              UUID rollbackOf, boolean force, boolean cancelRequested, String createdBy, Instant createdAt,
-                             Instant startedAt, Instant finishedAt, String error, Map<String, Integer> progress,
-                             List<NodeView> nodes) {
+                             Instant startedAt, Instant finishedAt, String error,
+                             @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Why the engine cannot advance it"
+                                     + " (it retries); absent while it advances") String stalledReason,
+                             Instant stalledAt, Map<String, Integer> progress, List<NodeView> nodes) {
 }

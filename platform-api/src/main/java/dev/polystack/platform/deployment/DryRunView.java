@@ -17,18 +17,19 @@ public record DryRunView(Integer manifestVersion, List<Node> nodes, List<GraphVi
                          Summary summary) {
 
     /**
-     * @param change  added, removed, module_changed, inputs_changed, definition_changed (provider or output schema)
-     *                or unchanged
+     * @param change  added, removed, module_changed, inputs_changed, definition_changed (provider or output schema),
+     *                unchanged, or kept (a rollback leaves it as it is)
      * @param reasons why it changes: module, inputs, providers, schema
      * @param inputs  resolved inputs as far as known now; sensitive values as {@code ***}
      * @param unknown inputs that depend on outputs known only after their dependencies apply
      */
     public record Node(String key, String type, @JsonProperty("class") String resourceClass, String id, String path,
                        String moduleId, Integer moduleVersion, String runnerId,
-                       @Schema(enumeration = {"added", "removed", "module_changed", "inputs_changed", "definition_changed", "unchanged"})
+                       @Schema(enumeration = {"added", "removed", "module_changed", "inputs_changed", "definition_changed", "unchanged",
+                               "kept"})
                        String change,
                        @Schema(description = "Why it changes: module (version), inputs, providers (configuration, secrets, source,"
-                               + " version), schema (the resource type's output schema)") List<String> reasons,
+                               + " version), schema (the resource type's output schema); for a rollback, why it is kept") List<String> reasons,
                        JsonNode inputs, List<String> unknown) {
     }
 

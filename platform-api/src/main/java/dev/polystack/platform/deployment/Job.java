@@ -117,8 +117,7 @@ public class Job {
     }
 
     void claim(byte[] tokenHash, Instant leaseExpiresAt, Instant now) {
-        require(JobStatus.QUEUED);
-        this.status = JobStatus.RUNNING;
+        moveTo(JobStatus.RUNNING);
         this.tokenHash = tokenHash;
         this.claimedAt = now;
         this.heartbeatAt = now;
@@ -132,14 +131,15 @@ public class Job {
     }
 
     void end(JobStatus outcome, Instant now) {
-        if (status == JobStatus.QUEUED && outcome != JobStatus.CANCELLED) {
-            throw new IllegalStateException("a queued job can only be cancelled");
-        }
-        if (status != JobStatus.QUEUED) {
-            require(JobStatus.RUNNING);
-        }
-        this.status = outcome;
+        moveTo(outcome);
         this.finishedAt = now;
+    }
+
+    private void moveTo(JobStatus next) {
+        if (!status.canMoveTo(next)) {
+            throw new IllegalStateException("job " + id + " cannot go from " + status.wireName() + " to " + next.wireName());
+        }
+        status = next;
     }
 
     private void require(JobStatus expected) {

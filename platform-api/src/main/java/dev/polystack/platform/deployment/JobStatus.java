@@ -8,10 +8,28 @@ public enum JobStatus {
     CANCELLED("cancelled"),
     LOST("lost");
 
+    private static final java.util.Map<JobStatus, java.util.Set<JobStatus>> NEXT = new java.util.EnumMap<>(JobStatus.class);
+
+    static {
+        NEXT.put(QUEUED, java.util.EnumSet.of(RUNNING, CANCELLED));
+        NEXT.put(RUNNING, java.util.EnumSet.of(DONE, CANCELLED, LOST));
+        for (JobStatus terminal : java.util.EnumSet.of(DONE, CANCELLED, LOST)) {
+            NEXT.put(terminal, java.util.EnumSet.noneOf(JobStatus.class));
+        }
+    }
+
     private final String wireName;
 
     JobStatus(String wireName) {
         this.wireName = wireName;
+    }
+
+    public boolean isTerminal() {
+        return NEXT.get(this).isEmpty();
+    }
+
+    public boolean canMoveTo(JobStatus next) {
+        return NEXT.get(this).contains(next);
     }
 
     public String wireName() {

@@ -25,6 +25,17 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
      * specs and resolved inputs): what deciding the next step needs, cheap enough for every job end.
      * Flushes first, so that changes made in this transaction are seen.
      */
+    /** The identities of a deployment's nodes of one operation. */
+    java.util.Set<ResourceIdentity> identities(UUID deploymentId, NodeOperation operation) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select res_type, res_class, res_id from deployment_node where deployment_id = ?1 and operation = ?2")
+                .setParameter(1, deploymentId).setParameter(2, operation.wireName()).getResultList();
+        java.util.Set<ResourceIdentity> identities = new java.util.HashSet<>();
+        rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
+        return identities;
+    }
+
     List<NodeState> states(UUID deploymentId) {
         getEntityManager().flush();
         @SuppressWarnings("unchecked")
@@ -49,6 +60,20 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
             this.status = status;
             this.operation = operation;
         }
+    }
+
+    /** The dependencies of a plan node whose plan shows a change (anything added, changed or destroyed). */
+    java.util.Set<ResourceIdentity> dependenciesWithPlannedChanges(UUID deploymentId, UUID nodeId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select n.res_type, n.res_class, n.res_id from deployment_edge e join deployment_node n on n.id = e.to_node"
+                                + " where e.deployment_id = ?1 and e.from_node = ?2 and (n.plan_summary is null"
+                                + " or coalesce((n.plan_summary->>'add')::int, 0) + coalesce((n.plan_summary->>'change')::int, 0)"
+                                + " + coalesce((n.plan_summary->>'destroy')::int, 0) > 0)")
+                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+        java.util.Set<ResourceIdentity> identities = new java.util.HashSet<>();
+        rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
+        return identities;
     }
 
     /** What a node depends on, as identities and aliases, in the order of the edges. */

@@ -9,8 +9,9 @@ import java.util.Set;
 
 /**
  * pending → queued → running → succeeded | failed | cancelled; a pending node may also end as
- * skipped (a dependency did not succeed), unchanged (nothing to do), failed or cancelled. A node whose
- * runner was lost may go back to queued for another attempt.
+ * skipped (a dependency did not succeed), unchanged (nothing to do), failed (its inputs could not be
+ * resolved), cancelled, or succeeded (a destroy whose resource is already gone, action no-op). A node
+ * whose runner was lost may go back to queued for another attempt.
  */
 public enum NodeStatus {
     PENDING("pending"),
@@ -25,7 +26,7 @@ public enum NodeStatus {
     private static final Map<NodeStatus, Set<NodeStatus>> NEXT = new EnumMap<>(NodeStatus.class);
 
     static {
-        NEXT.put(PENDING, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED));
+        NEXT.put(PENDING, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED, SUCCEEDED));
         NEXT.put(QUEUED, EnumSet.of(RUNNING, SUCCEEDED, FAILED, CANCELLED));
         NEXT.put(RUNNING, EnumSet.of(QUEUED, SUCCEEDED, FAILED, CANCELLED));
         for (NodeStatus terminal : EnumSet.of(SUCCEEDED, FAILED, SKIPPED, CANCELLED, UNCHANGED)) {

@@ -35,18 +35,13 @@ public class Sweeper {
         try {
             for (UUID job : io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> jobs.expired(clock.instant(), 200))) {
                 try {
-                    engine.leaseExpired(job);
+                    engine.advance(engine.leaseExpired(job));
                 } catch (RuntimeException e) {
                     LOG.warnf("Could not expire the lease of job %s: %s", job, e.getMessage());
                 }
             }
-            for (UUID deployment : io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> deployments.unfinished(500))) {
-                try {
-                    engine.advance(deployment);
-                } catch (RuntimeException e) {
-                    LOG.warnf("Could not advance deployment %s: %s", deployment, e.getMessage());
-                }
-            }
+            // advancing never throws: a deployment that cannot advance is marked stalled, with the reason
+            io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> deployments.unfinished(500)).forEach(engine::advance);
         } catch (RuntimeException e) {
             LOG.warnf("The sweep failed (%s); it runs again shortly", e.getMessage());
         }

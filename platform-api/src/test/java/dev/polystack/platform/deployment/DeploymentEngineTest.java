@@ -108,10 +108,20 @@ class DeploymentEngineTest {
         s.manifest(graph("a", List.of(), "b", List.of("a")), Map.of("b", 3));
         String third = s.deploy();
         assertThat(s.nodeStatuses(third)).containsEntry("app.a", "unchanged");
-        assertThat(s.claimAll().keySet()).containsExactly("app.b");
+        Map<String, Map<String, Object>> changed = s.claimAll();
+        assertThat(changed.keySet()).containsExactly("app.b");
+        s.succeed(changed.get("app.b"));
+        assertThat(s.status(third)).isEqualTo("succeeded");
 
+        // forced: nothing changed, yet every resource runs again, in order
         String forced = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
-        assertThat(forced).isNotNull();
+        Map<String, Map<String, Object>> forcedFirst = s.claimAll();
+        assertThat(forcedFirst.keySet()).containsExactly("app.a");
+        s.succeed(forcedFirst.get("app.a"));
+        Map<String, Map<String, Object>> forcedThen = s.claimAll();
+        assertThat(forcedThen.keySet()).containsExactly("app.b");
+        s.succeed(forcedThen.get("app.b"));
+        assertThat(s.nodeStatuses(forced)).containsEntry("app.a", "succeeded").containsEntry("app.b", "succeeded");
     }
 
     @Test

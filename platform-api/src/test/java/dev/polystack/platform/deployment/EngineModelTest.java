@@ -1,0 +1,309 @@
+package dev.polystack.platform.deployment;
+
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A model-based test of the engine: a seeded random sequence of what users and runners do to one environment
+ * — manifest changes (resources added, removed, changed, referencing each other), deploy, plan, destroy,
+ * rollback, cancel, force, two creations at once, and runner results that succeed, fail, come late or never
+ * (lease expiry) — against the real control plane through the real runner protocol. After every step the
+ * environment is compared with a small reference model and the engine's invariants are checked:
+ * <ul>
+ *   <li>an environment never has two deployments running, and no node has two jobs running;</li>
+ *   <li>the active resources are the model's: what accepted results applied, minus what they destroyed;</li>
+ *   <li>a deploy that succeeded leaves exactly the resources of its manifest (removals are decided when it starts);</li>
+ *   <li>no advance ever fails (the engine's failure counter stays 0);</li>
+ *   <li>at the end, with a runner that completes everything, every deployment ends.</li>
+ * </ul>
+ * {@code -Dmodel.seed=N} replays a sequence, {@code -Dmodel.steps=N} runs a longer one (the normal run is 80
+ * steps; {@code -Dmodel.steps=800} is the ten times longer run). A failure names the seed, the step and
+ * the operations so far.
+ */
+@QuarkusTest
+@TestProfile(EngineModelTest.ShortLeases.class)
+@QuarkusTestResource(PostgresResource.class)
+class EngineModelTest {
+
+    /** Leases short enough that a lost runner is noticed within the sequence. */
+    public static class ShortLeases implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("polystack.jobs.lease", "2s", "polystack.jobs.sweep-interval", "1s", "polystack.jobs.heartbeat-interval", "1s");
+        }
+    }
+
+    private static final List<String> ALIASES = List.of("a", "b", "c", "d", "e");
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    EntityManager entityManager;
+
+    /** What the model believes: the environment's active resources, and what each deploy was made from. */
+    private final Set<String> active = new TreeSet<>();
+    private final Map<String, Set<String>> manifestOf = new HashMap<>();
+    private final Map<String, Map<String, Object>> held = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> abandoned = new LinkedHashMap<>();
+    private final List<String> deploymentIds = new ArrayList<>();
+    private final List<String> log = new ArrayList<>();
+    private Set<String> manifest = Set.of();
+    private Scenario s;
+    private Random random;
+
+    @Test
+    void aRandomSequenceOfUserAndRunnerOperationsKeepsEveryInvariant() {
+        long seed = Long.getLong("model.seed", 20261130L);
+        int steps = Integer.getInteger("model.steps", 80);
+        random = new Random(seed);
+        s = new Scenario(3);
+        double failuresBefore = advanceFailures();
+        for (int step = 1; step <= steps; step++) {
+            String operation = step(step);
+            log.add(step + ": " + operation);
+            check("seed " + seed + ", step " + step, failuresBefore);
+        }
+        drain();
+        check("seed " + seed + ", after draining", failuresBefore);
+        for (String id : deploymentIds) {
+            assertThat(s.status(id)).as(() -> "seed " + seed + ": deployment " + id + " ended; " + String.join("\n", log))
+                    .isIn("succeeded", "failed", "cancelled");
+        }
+        System.out.printf("EngineModelTest: seed %d, %d steps, %d deployments, all ended, no invariant broken%n", seed, steps,
+                deploymentIds.size());
+    }
+
+    private String step(int step) {
+        int dice = random.nextInt(100);
+        if (dice < 14) {
+            return changeManifest();
+        }
+        if (dice < 26) {
+            return create(Map.of("mode", "deploy"));
+        }
+        if (dice < 29) {
+            return create(Map.of("mode", "deploy", "force", true));
+        }
+        if (dice < 33) {
+            return create(Map.of("mode", "plan"));
+        }
+        if (dice < 36) {
+            return create(Map.of("mode", "destroy"));
+        }
+        if (dice < 39 && !deploymentIds.isEmpty()) {
+            String target = deploymentIds.get(random.nextInt(deploymentIds.size()));
+            return create(Map.of("mode", "rollback", "rollback_to", target, "allow_destroy", random.nextBoolean()));
+        }
+        if (dice < 43 && !deploymentIds.isEmpty()) {
+            String target = deploymentIds.get(random.nextInt(deploymentIds.size()));
+            int status = admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, target).statusCode();
+            assertThat(status).as("cancel").isIn(200, 409);
+            return "cancel " + target + " -> " + status;
+        }
+        if (dice < 46) {
+            CompletableFuture<String> one = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy")));
+            CompletableFuture<String> two = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy", "force", true)));
+            return "at once: " + one.join() + " | " + two.join();
+        }
+        if (dice < 50 && !abandoned.isEmpty()) {
+            return lateResult();
+        }
+        return runner();
+    }
+
+    private String changeManifest() {
+        List<String> chosen = new ArrayList<>();
+        for (String alias : ALIASES) {
+            if (random.nextInt(3) > 0) {
+                chosen.add(alias);
+            }
+        }
+        if (chosen.isEmpty()) {
+            chosen.add(ALIASES.get(random.nextInt(ALIASES.size())));
+        }
+        Map<String, List<String>> graph = new LinkedHashMap<>();
+        Map<String, Integer> sizes = new HashMap<>();
+        for (int i = 0; i < chosen.size(); i++) {
+            List<String> upstream = i > 0 && random.nextBoolean() ? List.of(chosen.get(random.nextInt(i))) : List.of();
+            graph.put(chosen.get(i), upstream);
+            sizes.put(chosen.get(i), 1 + random.nextInt(3));
+        }
+        s.manifest(graph, sizes);
+        manifest = new TreeSet<>(chosen);
+        return "manifest " + graph + " sizes " + sizes;
+    }
+
+    private String create(Map<String, Object> body) {
+        Response response = s.create(body);
+        assertThat(response.statusCode()).as(() -> "create " + body + ": " + response.asString()).isIn(201, 409, 422);
+        if (response.statusCode() != 201) {
+            return "create " + body + " -> " + response.statusCode();
+        }
+        String id = response.jsonPath().getString("id");
+        synchronized (deploymentIds) {
+            deploymentIds.add(id);
+            if ("deploy".equals(body.get("mode"))) {
+                manifestOf.put(id, Set.copyOf(manifest.stream().map(a -> "app." + a).toList()));
+            }
+        }
+        return "create " + body + " -> " + id;
+    }
+
+    /** The runner: claims a job, or reports a held one; a result succeeds, fails, waits, or never comes. */
+    private String runner() {
+        held.keySet().forEach(job -> s.runner.heartbeat(job));
+        if (!held.isEmpty() && random.nextBoolean()) {
+            String job = held.keySet().iterator().next();
+            return report(held.remove(job));
+        }
+        Map<String, Object> job = s.runner.claim("0s");
+        if (job == null) {
+            return "claim: nothing";
+        }
+        String id = job.get("job_id").toString();
+        int dice = random.nextInt(100);
+        if (dice < 20) {
+            held.put(id, job);
+            return "claim " + describe(job) + ", held";
+        }
+        if (dice < 25) {
+            abandoned.put(id, job);
+            return "claim " + describe(job) + ", abandoned (its lease will expire)";
+        }
+        return "claim " + describe(job) + ", " + report(job);
+    }
+
+    private String report(Map<String, Object> job) {
+        boolean fail = random.nextInt(100) < 15;
+        String operation = job.get("operation").toString();
+        Map<String, Object> body = fail ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
+                : resultOf(job, operation);
+        int status = s.runner.result(job.get("job_id"), body).statusCode();
+        assertThat(status).as("result").isIn(204, 409);
+        if (status == 204 && !fail) {
+            String resource = RunnerDriver.resourceOf(job);
+            if (operation.equals("apply")) {
+                active.add(resource);
+            } else if (operation.equals("destroy")) {
+                active.remove(resource);
+            }
+        }
+        return (fail ? "failed " : "succeeded ") + describe(job) + " -> " + status;
+    }
+
+    private static Map<String, Object> resultOf(Map<String, Object> job, String operation) {
+        String resource = RunnerDriver.resourceOf(job);
+        Map<String, Object> outputs = operation.equals("apply") ? Map.of("name", Map.of("value", "out-" + resource, "sensitive", false))
+                : Map.of();
+        return Map.of("status", "succeeded", "outputs", outputs, "resources", List.of(),
+                "plan_summary", Map.of("add", 0, "change", operation.equals("plan") ? 1 : 0, "destroy", 0));
+    }
+
+    /** A result after the lease expired is refused and changes nothing. */
+    private String lateResult() {
+        String id = abandoned.keySet().iterator().next();
+        Map<String, Object> job = abandoned.remove(id);
+        sleep(2600);
+        int status = s.runner.result(id, resultOf(job, job.get("operation").toString())).statusCode();
+        assertThat(status).as("a result after the lease expired").isEqualTo(409);
+        return "late result of " + describe(job) + " -> " + status;
+    }
+
+    /** A runner that completes everything, until every deployment has ended. */
+    private void drain() {
+        held.values().forEach(this::report);
+        held.clear();
+        for (int round = 0; round < 200 && !unfinished().isEmpty(); round++) {
+            Map<String, Object> job = s.runner.claim("1s");
+            if (job != null) {
+                int status = s.runner.result(job.get("job_id"), resultOf(job, job.get("operation").toString())).statusCode();
+                if (status == 204) {
+                    String resource = RunnerDriver.resourceOf(job);
+                    if (job.get("operation").equals("apply")) {
+                        active.add(resource);
+                    } else if (job.get("operation").equals("destroy")) {
+                        active.remove(resource);
+                    }
+                }
+            }
+        }
+    }
+
+    private List<String> unfinished() {
+        return deploymentIds.stream().filter(id -> !Set.of("succeeded", "failed", "cancelled").contains(s.status(id))).toList();
+    }
+
+    private void check(String where, double failuresBefore) {
+        String history = String.join("\n", log);
+        List<Map<String, Object>> deployments = admin().queryParam("limit", 500)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().statusCode(200).extract().jsonPath()
+                .getList("items");
+        assertThat(deployments.stream().filter(d -> "running".equals(d.get("status"))).count())
+                .as(() -> where + ": deployments running at once\n" + history).isLessThanOrEqualTo(1);
+        @SuppressWarnings("unchecked")
+        List<Object> doubled = entityManager.createNativeQuery(
+                "select node_id from job where status = 'running' group by node_id having count(*) > 1").getResultList();
+        assertThat(doubled).as(() -> where + ": nodes with two running jobs\n" + history).isEmpty();
+        List<String> actual = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+                .extract().jsonPath().getList("nodes.id", String.class).stream().sorted().toList();
+        assertThat(actual).as(() -> where + ": active resources\n" + history).containsExactlyElementsOf(active);
+        for (Map<String, Object> deployment : deployments) {
+            Set<String> expected = manifestOf.get(deployment.get("id").toString());
+            if (expected != null && "succeeded".equals(deployment.get("status")) && deployment.get("id").equals(lastEnded(deployments))) {
+                assertThat(actual).as(() -> where + ": a succeeded deploy leaves exactly its manifest's resources\n" + history)
+                        .containsExactlyInAnyOrderElementsOf(expected);
+            }
+        }
+        assertThat(advanceFailures() - failuresBefore).as(() -> where + ": advances that failed\n" + history).isZero();
+    }
+
+    /** The deployment that ended last, when nothing has run since. */
+    private static Object lastEnded(List<Map<String, Object>> deployments) {
+        boolean busy = deployments.stream().anyMatch(d -> Set.of("queued", "running").contains(String.valueOf(d.get("status"))));
+        if (busy) {
+            return null;
+        }
+        return deployments.stream().filter(d -> d.get("finished_at") != null)
+                .max((x, y) -> x.get("finished_at").toString().compareTo(y.get("finished_at").toString())).map(d -> d.get("id")).orElse(null);
+    }
+
+    private double advanceFailures() {
+        var counter = meters.find("polystack.engine.advance.failures").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private static String describe(Map<String, Object> job) {
+        return job.get("operation") + " " + RunnerDriver.resourceOf(job) + " of " + job.get("deployment_id");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
