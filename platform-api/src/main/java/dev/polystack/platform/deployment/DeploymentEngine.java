@@ -158,8 +158,16 @@ public class DeploymentEngine {
         return next;
     }
 
+    @Inject
+    Shutdown shutdown;
+
     /** Logs, counts and records why a deployment could not advance; what the API shows says what, not how. */
     private void stalled(UUID deploymentId, RuntimeException e) {
+        if (shutdown.started()) {
+            // the database and the persistence unit are going away; the deployment advances after the restart
+            LOG.debugf("Advance of deployment %s stopped by the shutdown: %s", deploymentId, e.getMessage());
+            return;
+        }
         String reference = UUID.randomUUID().toString();
         advanceFailures.increment();
         LOG.errorf(e, "Could not advance deployment %s (reference %s); the sweeper retries", deploymentId, reference);

@@ -13,6 +13,7 @@ public class EnvironmentDeletion {
 
     private static final List<String> STATEMENTS = List.of(
             "delete from job_log where deployment_id in (select id from deployment where environment_id = ?1)",
+            "delete from deployment_log_counter where deployment_id in (select id from deployment where environment_id = ?1)",
             "delete from state_lock where environment_id = ?1",
             "delete from state_version where environment_id = ?1",
             "delete from active_resource where environment_id = ?1",

@@ -77,6 +77,9 @@ public class JobService {
     EngineSettings settings;
 
     @Inject
+    LogService logs;
+
+    @Inject
     ObjectMapper json;
 
     @Inject
@@ -172,12 +175,7 @@ public class JobService {
             }
             stored.put("message", mask(line.message(), secrets));
         }
-        jobs.getEntityManager().createNativeQuery("""
-                        insert into job_log (job_id, batch, deployment_id, node_id, lines, created_at)
-                        values (?1, ?2, ?3, ?4, cast(?5 as jsonb), ?6) on conflict do nothing""")
-                .setParameter(1, job.id()).setParameter(2, batch.batch()).setParameter(3, job.deploymentId())
-                .setParameter(4, job.nodeId()).setParameter(5, lines.toString()).setParameter(6, clock.instant())
-                .executeUpdate();
+        logs.store(job.deploymentId(), job.nodeId(), job.id(), batch.batch(), lines.toString(), clock.instant());
     }
 
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */

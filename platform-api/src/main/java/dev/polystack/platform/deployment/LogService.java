@@ -35,7 +35,7 @@ public class LogService {
     @Inject
     ObjectMapper json;
 
-    /** A position in a deployment's logs: the last batch read (by its row order). */
+    /** A position in a deployment's logs: the stored position of the last batch read. */
     public record Cursor(long sequence) {
     }
 
@@ -91,31 +91,62 @@ public class LogService {
     void appendNodeLine(UUID deploymentId, UUID nodeId, String level, String type, String message, java.time.Instant now) {
         var lines = json.createArrayNode();
         lines.addObject().put("time", now.toString()).put("level", level).put("type", type).put("message", message);
+        store(deploymentId, nodeId, null, 0, lines.toString(), now);
+    }
+
+    /**
+     * Stores a batch at the deployment's next position. The position comes from a counter row of the
+     * deployment that stays locked until this transaction commits: positions become visible in order, so a
+     * reader that has seen position n has seen everything before it, and a position never changes. A batch
+     * already stored (a retry) is not stored twice; its position stays unused.
+     */
+    void store(UUID deploymentId, UUID nodeId, UUID jobId, int batch, String lines, java.time.Instant now) {
+        long seq = ((Number) entityManager.createNativeQuery("""
+                        insert into deployment_log_counter (deployment_id, last_seq) values (?1, 1)
+                        on conflict (deployment_id) do update set last_seq = deployment_log_counter.last_seq + 1
+                        returning last_seq""")
+                .setParameter(1, deploymentId).getSingleResult()).longValue();
         entityManager.createNativeQuery("""
-                        insert into job_log (job_id, batch, deployment_id, node_id, lines, created_at)
-                        values (null, 0, ?1, ?2, cast(?3 as jsonb), ?4)""")
-                .setParameter(1, deploymentId).setParameter(2, nodeId).setParameter(3, lines.toString()).setParameter(4, now)
-                .executeUpdate();
+                        insert into job_log (job_id, batch, deployment_id, node_id, lines, created_at, seq)
+                        values (?1, ?2, ?3, ?4, cast(?5 as jsonb), ?6, ?7) on conflict do nothing""")
+                .setParameter(1, jobId).setParameter(2, batch).setParameter(3, deploymentId).setParameter(4, nodeId)
+                .setParameter(5, lines).setParameter(6, now).setParameter(7, seq).executeUpdate();
+    }
+
+    private UUID nodeId(UUID deploymentId, String node) {
+        String[] parts = node.split("/", 3);
+        if (parts.length != 3) {
+            return null;
+        }
+        @SuppressWarnings("unchecked")
+        List<UUID> ids = entityManager.createNativeQuery("select id from deployment_node where deployment_id = ?1 and res_type = ?2"
+                        + " and res_class = ?3 and res_id = ?4")
+                .setParameter(1, deploymentId).setParameter(2, parts[0]).setParameter(3, parts[1]).setParameter(4, parts[2])
+                .getResultList();
+        return ids.isEmpty() ? null : ids.get(0);
     }
 
     /** A stored batch and its lines. */
     public record Batch(long sequence, List<LogLine> lines) {
     }
 
+    /** Batches after a position, by their stored position: one index range, whatever the deployment's size. */
     private List<Batch> batches(UUID deploymentId, String node, long after, int limit) {
-        String nodeFilter = node == null ? "" : " and n.res_type || '/' || n.res_class || '/' || n.res_id = ?3";
+        UUID nodeId = null;
+        if (node != null) {
+            nodeId = nodeId(deploymentId, node);
+            if (nodeId == null) {
+                return List.of();
+            }
+        }
         var query = entityManager.createNativeQuery("""
-                select l.ctid_seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, coalesce(j.attempt, n.attempt),
+                select l.seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, coalesce(j.attempt, n.attempt),
                        l.batch, l.lines::text
-                from (select row_number() over (order by created_at, job_id nulls first, batch) as ctid_seq, * from job_log
-                      where deployment_id = ?1) l
+                from job_log l
                 join deployment_node n on n.id = l.node_id
                 left join job j on j.id = l.job_id
-                where l.ctid_seq > ?2""" + nodeFilter + " order by l.ctid_seq limit " + limit)
-                .setParameter(1, deploymentId).setParameter(2, after);
-        if (node != null) {
-            query.setParameter(3, node);
-        }
+                where\s""" + (nodeId == null ? "l.deployment_id = ?1" : "l.node_id = ?1") + " and l.seq > ?2 order by l.seq limit " + limit)
+                .setParameter(1, nodeId == null ? deploymentId : nodeId).setParameter(2, after);
         @SuppressWarnings("unchecked")
         List<Object[]> rows = query.getResultList();
         List<Batch> batches = new ArrayList<>();
