@@ -29,6 +29,10 @@ class ControlPlaneCrashIT {
               type    = number
               default = 0
             }
+            variable "round" {
+              type    = number
+              default = 0
+            }
             resource "terraform_data" "this" {
               input = { name = var.name, upstream = var.upstream }
             }
