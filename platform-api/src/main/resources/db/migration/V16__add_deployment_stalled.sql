@@ -6,3 +6,4 @@ alter table deployment add column stalled_at timestamptz;
 
 -- A rollback destroys live resources its target did not have only when asked to.
 alter table deployment add column allow_destroy boolean not null default false;
+create index deployment_stalled_idx on deployment (stalled_at) where stalled_reason is not null;

@@ -188,7 +188,7 @@ public class Deployment extends VersionedEntity {
 
     private void moveTo(DeploymentStatus next, Instant now) {
         if (!status.canMoveTo(next)) {
-            throw new IllegalStateException("deployment " + id() + " cannot go from " + status.wireName() + " to " + next.wireName());
+            throw new IllegalTransitionException("deployment " + id(), status.wireName(), next.wireName());
         }
         status = next;
         touch(now);

@@ -95,12 +95,27 @@ public class DeploymentEngine {
     @Inject
     io.micrometer.core.instrument.MeterRegistry meters;
 
+    @Inject
+    EngineDiagnostics diagnostics;
+
     private io.micrometer.core.instrument.Counter advanceFailures;
+    private io.micrometer.core.instrument.Counter leaseExpiries;
+    private io.micrometer.core.instrument.Timer advanceDuration;
 
     @jakarta.annotation.PostConstruct
     void registerMetrics() {
         advanceFailures = io.micrometer.core.instrument.Counter.builder("polystack.engine.advance.failures")
                 .description("Advances of a deployment that failed (the deployment is marked stalled and retried)").register(meters);
+        leaseExpiries = io.micrometer.core.instrument.Counter.builder("polystack.jobs.lease.expiries")
+                .description("Jobs whose runner was lost: no heartbeat before the lease expired").register(meters);
+        advanceDuration = io.micrometer.core.instrument.Timer.builder("polystack.engine.advance.duration")
+                .description("How long one advance of a deployment took").publishPercentileHistogram().register(meters);
+    }
+
+    /** Counts a deployment that ended, by how it ended. */
+    private void countFinished(Deployment deployment) {
+        meters.counter("polystack.deployments.finished", "status", deployment.status().wireName(), "mode", deployment.mode().wireName())
+                .increment();
     }
 
     @Inject
@@ -132,8 +147,10 @@ public class DeploymentEngine {
         UUID current = deploymentId;
         while (current != null) {
             UUID id = current;
+            io.micrometer.core.instrument.Timer.Sample timing = io.micrometer.core.instrument.Timer.start(meters);
             try {
                 current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id)).orElse(null);
+                timing.stop(advanceDuration);
             } catch (RuntimeException e) {
                 stalled(id, e);
                 return;
@@ -171,10 +188,12 @@ public class DeploymentEngine {
         String reference = UUID.randomUUID().toString();
         advanceFailures.increment();
         LOG.errorf(e, "Could not advance deployment %s (reference %s); the sweeper retries", deploymentId, reference);
-        String what = e instanceof IllegalStateException || e instanceof RulesException ? e.getMessage() : "an unexpected error";
+        // only the engine's own messages are shown; anything else stays in the log, behind the reference
+        String what = e instanceof IllegalTransitionException || e instanceof RulesException ? e.getMessage() : "an unexpected error";
+        String reason = "cannot advance: " + what + " (log reference " + reference + ")";
+        diagnostics.failed(deploymentId, reason, clock.instant());
         try {
-            QuarkusTransaction.requiringNew().run(() -> deployments.markStalled(deploymentId,
-                    "cannot advance: " + what + " (log reference " + reference + ")", clock.instant()));
+            QuarkusTransaction.requiringNew().run(() -> deployments.markStalled(deploymentId, reason, clock.instant()));
         } catch (RuntimeException again) {
             LOG.warnf("Could not record that deployment %s is stalled: %s", deploymentId, again.getMessage());
         }
@@ -498,6 +517,7 @@ public class DeploymentEngine {
             return Optional.empty();
         }
         job.end(JobStatus.LOST, now);
+        leaseExpiries.increment();
         states.releaseLocksOf(job.id());
         DeploymentNode node = nodes.lock(job.nodeId());
         LOG.warnf("Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
@@ -544,6 +564,7 @@ public class DeploymentEngine {
      */
     private Optional<UUID> finished(Deployment deployment) {
         edges.remove(deployment.id());
+        countFinished(deployment);
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         if (deployment.deletesEnvironment()) {
             if (deployment.status() == DeploymentStatus.SUCCEEDED) {

@@ -266,7 +266,7 @@ public class DeploymentNode {
 
     private void moveTo(NodeStatus next) {
         if (!status.canMoveTo(next)) {
-            throw new IllegalStateException("node " + identity() + " cannot go from " + status.wireName() + " to " + next.wireName());
+            throw new IllegalTransitionException("node " + identity(), status.wireName(), next.wireName());
         }
         status = next;
     }

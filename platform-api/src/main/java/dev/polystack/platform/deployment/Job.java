@@ -112,6 +112,10 @@ public class Job {
     }
 
     /** Whether the job may still act: claimed, and its lease not expired. */
+    public Instant createdAt() {
+        return createdAt;
+    }
+
     public boolean holdsLease(Instant now) {
         return status == JobStatus.RUNNING && leaseExpiresAt != null && leaseExpiresAt.isAfter(now);
     }
@@ -137,7 +141,7 @@ public class Job {
 
     private void moveTo(JobStatus next) {
         if (!status.canMoveTo(next)) {
-            throw new IllegalStateException("job " + id + " cannot go from " + status.wireName() + " to " + next.wireName());
+            throw new IllegalTransitionException("job " + id, status.wireName(), next.wireName());
         }
         status = next;
     }

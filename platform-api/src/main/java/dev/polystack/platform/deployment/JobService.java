@@ -85,6 +85,17 @@ public class JobService {
     @Inject
     Clock clock;
 
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private io.micrometer.core.instrument.Timer pickupLatency;
+
+    @jakarta.annotation.PostConstruct
+    void registerMetrics() {
+        pickupLatency = io.micrometer.core.instrument.Timer.builder("polystack.jobs.pickup.latency")
+                .description("From a job being queued to a runner claiming it").publishPercentileHistogram().register(meters);
+    }
+
     /**
      * Claims the runner's oldest queued job, unless it already runs as many as it may. Concurrent claims
      * of one runner are serialised on its row; claims of different runners skip each other's rows.
@@ -105,6 +116,7 @@ public class JobService {
         Instant now = clock.instant();
         String token = newToken();
         job.claim(hash(token), now.plus(settings.lease()), now);
+        pickupLatency.record(java.time.Duration.between(job.createdAt(), now));
         DeploymentNode node = nodes.lock(job.nodeId());
         node.run(now);
         return Optional.of(payload(job, node, token, baseUri));

@@ -29,6 +29,61 @@ public class Sweeper {
     @Inject
     Clock clock;
 
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private io.micrometer.core.instrument.Counter errors;
+
+    @jakarta.annotation.PostConstruct
+    void registerMetrics() {
+        errors = io.micrometer.core.instrument.Counter.builder("polystack.sweeper.errors")
+                .description("Sweeps, or lease expiries within them, that failed").register(meters);
+        for (DeploymentStatus status : java.util.List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING)) {
+            io.micrometer.core.instrument.Gauge.builder("polystack.deployments", counts, c -> c.deployments(status))
+                    .tag("status", status.wireName()).description("Deployments queued or running, as of the last sweep").register(meters);
+        }
+        for (JobStatus status : java.util.List.of(JobStatus.QUEUED, JobStatus.RUNNING)) {
+            io.micrometer.core.instrument.Gauge.builder("polystack.jobs", counts, c -> c.jobs(status))
+                    .tag("status", status.wireName()).description("Jobs queued or running, as of the last sweep").register(meters);
+        }
+        io.micrometer.core.instrument.Gauge.builder("polystack.deployments.stalled", counts, Counts::stalled)
+                .description("Deployments the engine cannot advance, as of the last sweep").register(meters);
+    }
+
+    /** What the gauges show, counted at each sweep (partial indexes keep the counts cheap). */
+    static final class Counts {
+        private final java.util.Map<String, Long> values = new java.util.concurrent.ConcurrentHashMap<>();
+
+        double deployments(DeploymentStatus status) {
+            return values.getOrDefault("deployment:" + status.wireName(), 0L);
+        }
+
+        double jobs(JobStatus status) {
+            return values.getOrDefault("job:" + status.wireName(), 0L);
+        }
+
+        double stalled() {
+            return values.getOrDefault("stalled", 0L);
+        }
+    }
+
+    private final Counts counts = new Counts();
+
+    private void count() {
+        io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().run(() -> {
+            var em = deployments.getEntityManager();
+            @SuppressWarnings("unchecked")
+            java.util.List<Object[]> rows = em.createNativeQuery("""
+                    select 'deployment:' || status, count(*) from deployment where status in ('queued', 'running') group by status
+                    union all select 'job:' || status, count(*) from job where status in ('queued', 'running') group by status
+                    union all select 'stalled', count(*) from deployment where stalled_reason is not null""").getResultList();
+            java.util.Map<String, Long> fresh = new java.util.HashMap<>();
+            rows.forEach(r -> fresh.put((String) r[0], ((Number) r[1]).longValue()));
+            counts.values.keySet().removeIf(k -> !fresh.containsKey(k));
+            counts.values.putAll(fresh);
+        });
+    }
+
     @Scheduled(every = "${polystack.jobs.sweep-interval:5s}", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
@@ -37,12 +92,15 @@ public class Sweeper {
                 try {
                     engine.advance(engine.leaseExpired(job));
                 } catch (RuntimeException e) {
+                    errors.increment();
                     LOG.warnf("Could not expire the lease of job %s: %s", job, e.getMessage());
                 }
             }
             // advancing never throws: a deployment that cannot advance is marked stalled, with the reason
             io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> deployments.unfinished(500)).forEach(engine::advance);
+            count();
         } catch (RuntimeException e) {
+            errors.increment();
             LOG.warnf("The sweep failed (%s); it runs again shortly", e.getMessage());
         }
     }

@@ -19,6 +19,10 @@ final class ManifestLines {
     private final Map<String, Integer> lines = new HashMap<>();
 
     ManifestLines(String content) {
+        if (content != null && dev.polystack.rules.manifest.ManifestParser.firstLongLine(content) > 0) {
+            // too long a line for the YAML reader (see MAX_YAML_LINE): the problem itself says which line
+            return;
+        }
         try (JsonParser parser = new YAMLFactory().createParser(content == null ? "" : content)) {
             Deque<String> path = new ArrayDeque<>();
             Deque<Boolean> inObject = new ArrayDeque<>();

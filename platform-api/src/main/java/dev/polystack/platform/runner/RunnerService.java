@@ -137,12 +137,23 @@ public class RunnerService {
     private RunnerView view(Runner runner) {
         Instant now = clock.instant();
         List<RunnerWorkload.CurrentJob> current = busy.current(runner.id());
-        String status = runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(heartbeatInterval.multipliedBy(2))) ? "offline"
-                : current.isEmpty() ? "idle" : "busy";
+        String status = status(runner, current.isEmpty(), now);
         Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
         });
         return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),
                 runner.lastSeenAt(), status, current, runner.createdAt(), runner.updatedAt(), runner.version());
+    }
+
+    /** offline (not heard from for two heartbeat intervals), idle or busy. */
+    private String status(Runner runner, boolean idle, Instant now) {
+        return runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(heartbeatInterval.multipliedBy(2))) ? "offline"
+                : idle ? "idle" : "busy";
+    }
+
+    /** A runner's status, for diagnostics. */
+    public String statusOf(UUID runnerId) {
+        Runner runner = runners.findById(runnerId);
+        return runner == null ? "deleted" : status(runner, busy.current(runnerId).isEmpty(), clock.instant());
     }
 
     private Runner require(OrgScope scope, String id) {

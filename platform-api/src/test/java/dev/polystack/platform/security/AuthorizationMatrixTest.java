@@ -78,6 +78,7 @@ class AuthorizationMatrixTest {
         }
         EXPECTED.put("createOrg", Needs.INSTANCE_ADMIN);
         EXPECTED.put("deleteOrg", Needs.INSTANCE_ADMIN);
+        EXPECTED.put("getEngineDiagnostics", Needs.INSTANCE_ADMIN);
         for (String op : List.of("claimJob", "heartbeatJob", "appendJobLogs", "reportJobResult")) {
             EXPECTED.put(op, Needs.RUNNER);
         }

@@ -61,8 +61,35 @@ public final class ManifestParser {
     }
 
     /** Parses YAML (of which JSON is a subset). */
+    /**
+     * The longest line a YAML manifest may have. SnakeYAML copies its whole read-ahead window for every
+     * kilobyte it reads, so one scalar of a megabyte on one line costs seconds (quadratic); lines of this
+     * length stay in milliseconds. JSON manifests, read by another parser, have no such limit.
+     */
+    public static final int MAX_YAML_LINE = 65_536;
+
+    /** The number (from 1) of the first line longer than {@link #MAX_YAML_LINE}, or 0 when there is none. */
+    public static int firstLongLine(String text) {
+        int line = 1;
+        int length = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                length = 0;
+            } else if (++length > MAX_YAML_LINE) {
+                return line;
+            }
+        }
+        return 0;
+    }
+
     public Manifest parseYaml(String text) {
         String content = text == null ? "" : text;
+        int longLine = firstLongLine(content);
+        if (longLine > 0) {
+            throw new RulesException("", "line " + longLine + " is longer than " + MAX_YAML_LINE + " characters; split long values"
+                    + " over several lines (a YAML block scalar) or send the manifest as JSON");
+        }
         checkYaml(content);
         return parse(read(YAML, content));
     }

@@ -175,6 +175,17 @@ class ManifestParserTest {
     }
 
     @Test
+    void aYamlLineLongerThan64KiBIsRefusedBeforeTheYamlReaderMeetsIt() {
+        String longLine = "shared:\n  a: { type: vpc, params: { v: \"" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\" } }\n";
+        assertThatThrownBy(() -> parser.parseYaml(longLine)).hasMessageContaining("line 2 is longer than 65536 characters");
+        assertThat(ManifestParser.firstLongLine("a\n" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\nb")).isZero();
+        // the same value as JSON is read by Jackson's JSON parser in linear time
+        String json = "{\"shared\": {\"a\": {\"type\": \"vpc\", \"params\": {\"v\": \"" + "x".repeat(ManifestParser.MAX_YAML_LINE + 10)
+                + "\"}}}}";
+        assertThat(parser.parseJson(json).resources()).hasSize(1);
+    }
+
+    @Test
     void deepNestingIsRefusedWithoutNamingTheParsersInternals() {
         String deep = "shared: { a: { type: vpc, params: { x: " + "[".repeat(5_000) + "]".repeat(5_000) + " } } }";
         assertThatThrownBy(() -> parser.parseYaml(deep))
