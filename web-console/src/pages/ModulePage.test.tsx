@@ -23,6 +23,11 @@ const v2 = {
   module_source_code: 'variable "name" { type = string }\noutput "host" { value = "${var.name}.db" }\noutput "port" { value = 5432 }\n',
   module_params: { version: { type: 'string', is_optional: true, description: 'Major version' } },
   secret_inputs: { password: '***' }, created_at: '2024-02-01T00:00:00Z',
+  module_interface: {
+    checked: true,
+    variables: [{ name: 'name', type: 'string', required: true, sensitive: false }, { name: 'size', type: 'number', required: false, sensitive: false }],
+    outputs: [{ name: 'host', sensitive: false }, { name: 'token', sensitive: true }],
+  },
 }
 const current = { ...v2, module_id: undefined, id: 'postgres-rds', updated_at: '2024-02-01T00:00:00Z' }
 
@@ -45,6 +50,18 @@ describe('ModulePage', () => {
     expect(screen.queryByText(/\*\*\*/)).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument()
+    // what the code declares, as read when the version was saved
+    expect(screen.getByRole('heading', { name: 'Variables' })).toBeInTheDocument()
+    expect(screen.getByText('none: must be set')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Outputs' })).toBeInTheDocument()
+    expect(screen.getAllByText(/sensitive/).length).toBeGreaterThan(0)
+  })
+
+  it("says when a module's code was not checked", async () => {
+    mockApi({ ...handlers, 'GET /api/v1/orgs/acme/modules/postgres-rds': () => ({ ...current, module_source: 'git::https://x/y.git',
+      module_source_code: undefined, module_interface: { checked: false, note: 'fetched by the runner, not read', variables: [], outputs: [] } }) })
+    page('viewer')
+    expect(await screen.findByText(/not checked — fetched by the runner, not read/)).toBeInTheDocument()
   })
 
   it('shows the problem when the module cannot be loaded', async () => {

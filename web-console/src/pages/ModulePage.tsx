@@ -121,6 +121,7 @@ function ModuleDefinition({ module: m }: { module: ModuleView }) {
           <pre><code>{m.module_source_code}</code></pre>
         </section>
       )}
+      <ModuleInterface module={m} />
       <section>
         <h2>Params</h2>
         {paramEntries.length === 0 ? <p className="muted">No params: manifests give resources of this module nothing.</p> : (
@@ -161,6 +162,45 @@ function ModuleDefinition({ module: m }: { module: ModuleView }) {
         </section>
       </div>
     </>
+  )
+}
+
+/** What the code declares, as read when the version was saved; or why it was not read. */
+function ModuleInterface({ module: m }: { module: ModuleView }) {
+  const declared = m.module_interface
+  if (!declared?.checked) {
+    return <p className="notice">Variables and outputs: not checked — {declared?.note ?? 'the code was not read'}.</p>
+  }
+  const variables = declared.variables ?? []
+  const outputs = declared.outputs ?? []
+  return (
+    <div className="grid-2">
+      <section>
+        <h2>Variables</h2>
+        {variables.length === 0 ? <p className="muted">The code declares no variables.</p> : (
+          <table>
+            <thead><tr><th>Name</th><th>Type</th><th>Default</th></tr></thead>
+            <tbody>
+              {variables.map((v) => (
+                <tr key={v.name}>
+                  <td><code>{v.name}</code>{v.sensitive ? <span className="muted small"> sensitive</span> : null}</td>
+                  <td><code>{v.type}</code></td>
+                  <td>{v.required ? 'none: must be set' : 'has one'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section>
+        <h2>Outputs</h2>
+        {outputs.length === 0 ? <p className="muted">The code declares no outputs.</p> : (
+          <ul className="plain">
+            {outputs.map((o) => <li key={o.name}><code>{o.name}</code>{o.sensitive ? <span className="muted small"> sensitive</span> : null}</li>)}
+          </ul>
+        )}
+      </section>
+    </div>
   )
 }
 

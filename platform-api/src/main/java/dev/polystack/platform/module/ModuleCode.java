@@ -34,7 +34,7 @@ final class ModuleCode {
         try {
             code = ModuleInterface.read(definition.moduleSourceCode());
         } catch (ModuleInterface.InvalidModuleException e) {
-            List<ProblemDetail.FieldError> errors = e.problems().stream().map(p -> new ProblemDetail.FieldError(CODE, p.message(), null,
+            List<ProblemDetail.FieldError> errors = e.problems().stream().map(p -> new ProblemDetail.FieldError(CODE, p.toString(), null,
                     p.line() > 0 ? p.line() : null, p.column() > 0 ? p.column() : null)).toList();
             throw new PlatformException(ProblemType.UNPROCESSABLE, "module_source_code is not a module OpenTofu would load: "
                     + e.problems().get(0) + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : ""), errors);
