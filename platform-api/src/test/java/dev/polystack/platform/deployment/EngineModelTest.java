@@ -203,15 +203,23 @@ class EngineModelTest {
                 : resultOf(job, operation);
         int status = s.runner.result(job.get("job_id"), body).statusCode();
         assertThat(status).as("result").isIn(204, 409);
-        if (status == 204 && !fail) {
-            String resource = RunnerDriver.resourceOf(job);
-            if (operation.equals("apply")) {
-                active.add(resource);
-            } else if (operation.equals("destroy")) {
-                active.remove(resource);
-            }
+        if (!fail) {
+            accepted(job, status);
         }
         return (fail ? "failed " : "succeeded ") + describe(job) + " -> " + status;
+    }
+
+    /** The model's side of a success the control plane accepted (204): an apply adds the resource, a destroy removes it. */
+    private void accepted(Map<String, Object> job, int status) {
+        if (status != 204) {
+            return;
+        }
+        String resource = RunnerDriver.resourceOf(job);
+        if (job.get("operation").equals("apply")) {
+            active.add(resource);
+        } else if (job.get("operation").equals("destroy")) {
+            active.remove(resource);
+        }
     }
 
     private static Map<String, Object> resultOf(Map<String, Object> job, String operation) {
@@ -239,15 +247,7 @@ class EngineModelTest {
         for (int round = 0; round < 200 && !unfinished().isEmpty(); round++) {
             Map<String, Object> job = s.runner.claim("1s");
             if (job != null) {
-                int status = s.runner.result(job.get("job_id"), resultOf(job, job.get("operation").toString())).statusCode();
-                if (status == 204) {
-                    String resource = RunnerDriver.resourceOf(job);
-                    if (job.get("operation").equals("apply")) {
-                        active.add(resource);
-                    } else if (job.get("operation").equals("destroy")) {
-                        active.remove(resource);
-                    }
-                }
+                accepted(job, s.runner.result(job.get("job_id"), resultOf(job, job.get("operation").toString())).statusCode());
             }
         }
     }
