@@ -6,8 +6,10 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,9 +42,13 @@ public class Advancer {
         return thread;
     });
 
-    /** Requests of one deployment that wait for the next advance, and whether one is running. */
+    /**
+     * Requests of one deployment that wait for the next advance, the nodes that ended meanwhile (null when
+     * a request asked for a walk of every node), and whether an advance is running.
+     */
     private static final class Queue {
         List<CompletableFuture<Void>> waiting = new ArrayList<>();
+        Set<UUID> ended = new HashSet<>();
         boolean draining;
     }
 
@@ -51,11 +57,21 @@ public class Advancer {
      * logged, not passed on: the result that asked is recorded, and the sweeper advances the deployment.
      */
     public CompletableFuture<Void> advanceSoon(UUID deploymentId) {
+        return advanceSoon(deploymentId, null);
+    }
+
+    /** The same, after the node {@code ended} ended: the advance looks at the dependents of the nodes that ended. */
+    public CompletableFuture<Void> advanceSoon(UUID deploymentId, UUID ended) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         boolean start;
         synchronized (queues) {
             Queue queue = queues.computeIfAbsent(deploymentId, id -> new Queue());
             queue.waiting.add(done);
+            if (ended == null) {
+                queue.ended = null;
+            } else if (queue.ended != null) {
+                queue.ended.add(ended);
+            }
             start = !queue.draining;
             queue.draining = true;
         }
@@ -68,17 +84,20 @@ public class Advancer {
     private void drain(UUID deploymentId) {
         while (true) {
             List<CompletableFuture<Void>> batch;
+            Set<UUID> ended;
             synchronized (queues) {
                 Queue queue = queues.get(deploymentId);
                 batch = queue.waiting;
+                ended = queue.ended;
                 if (batch.isEmpty()) {
                     queues.remove(deploymentId);
                     return;
                 }
                 queue.waiting = new ArrayList<>();
+                queue.ended = new HashSet<>();
             }
             try {
-                engine.advance(deploymentId);
+                engine.advance(deploymentId, ended);
             } catch (Throwable e) {
                 // whatever went wrong, the waiters are answered and later requests are still served
                 LOG.warnf("Could not advance deployment %s after %d job results (the sweeper retries): %s", deploymentId, batch.size(),

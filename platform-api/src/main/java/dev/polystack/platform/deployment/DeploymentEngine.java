@@ -3,31 +3,21 @@ package dev.polystack.platform.deployment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.organization.OrganizationService;
-import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
-import dev.polystack.platform.resource.Fingerprint;
-import dev.polystack.platform.resourcetype.ResourceTypeService;
-import dev.polystack.rules.graph.ResourceTypeSpec;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
-import dev.polystack.rules.graph.GraphNode;
-import dev.polystack.rules.graph.Outputs;
 import dev.polystack.rules.graph.Resolution;
-import dev.polystack.rules.graph.Resolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -54,7 +43,7 @@ public class DeploymentEngine {
 
     private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
 
-    private final Map<UUID, List<NodeRepository.Edge>> edges = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<UUID, Graph> graphs = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
     DeploymentRepository deployments;
@@ -75,16 +64,7 @@ public class DeploymentEngine {
     ActiveResourceService activeResources;
 
     @Inject
-    ProviderService providers;
-
-    @Inject
-    dev.polystack.platform.module.ModuleService modules;
-
-    @Inject
     Notifications notifications;
-
-    @Inject
-    ResourceTypeService resourceTypes;
 
     @Inject
     LogService logs;
@@ -119,7 +99,7 @@ public class DeploymentEngine {
     }
 
     @Inject
-    SecretBox secretBox;
+    NodeResolver resolver;
 
     @Inject
     ObjectMapper json;
@@ -144,17 +124,28 @@ public class DeploymentEngine {
      * Call outside a transaction.
      */
     public void advance(UUID deploymentId) {
+        advance(deploymentId, null);
+    }
+
+    /**
+     * The same, after the nodes {@code ended} ended: only their dependents are looked at (null: every node).
+     * The deployments started after it are walked whole.
+     */
+    public void advance(UUID deploymentId, Set<UUID> ended) {
         UUID current = deploymentId;
+        Set<UUID> endedNow = ended;
         while (current != null) {
             UUID id = current;
+            Set<UUID> nodesEnded = endedNow;
             io.micrometer.core.instrument.Timer.Sample timing = io.micrometer.core.instrument.Timer.start(meters);
             try {
-                current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id)).orElse(null);
+                current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id, nodesEnded)).orElse(null);
                 timing.stop(advanceDuration);
             } catch (RuntimeException e) {
                 stalled(id, e);
                 return;
             }
+            endedNow = null;
         }
     }
 
@@ -163,14 +154,14 @@ public class DeploymentEngine {
         next.ifPresent(this::advance);
     }
 
-    private Optional<UUID> advanceOne(UUID deploymentId) {
+    private Optional<UUID> advanceOne(UUID deploymentId, Set<UUID> ended) {
         Optional<Object[]> unlocked = deployments.environmentAndStatus(deploymentId);
         if (unlocked.isEmpty() || ((DeploymentStatus) unlocked.get()[1]).isTerminal()) {
             return Optional.empty();
         }
         environments.lock((UUID) unlocked.get()[0]);
         Deployment deployment = deployments.lock(deploymentId);
-        Optional<UUID> next = advanceLocked(deployment);
+        Optional<UUID> next = advanceLocked(deployment, ended);
         deployment.advanced();
         return next;
     }
@@ -205,6 +196,10 @@ public class DeploymentEngine {
      * transaction has committed ({@link #advance(Optional)}).
      */
     Optional<UUID> advanceLocked(Deployment deployment) {
+        return advanceLocked(deployment, null);
+    }
+
+    private Optional<UUID> advanceLocked(Deployment deployment, Set<UUID> ended) {
         Instant now = clock.instant();
         if (deployment.status().isTerminal()) {
             return Optional.empty();
@@ -219,10 +214,96 @@ public class DeploymentEngine {
                 return finished(deployment);
             }
             deployment.start(now);
+            graphs.remove(deployment.id());  // an earlier start that did not commit may have left one
             // what is removed is decided now, from what the environment holds when this deployment starts
             removals.add(deployment);
+            ended = null;
         }
-        EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+        Step step = new Step(deployment, now);
+        Graph graph = ended == null || deployment.cancelRequested() ? null : graphs.get(deployment.id());
+        boolean walked = graph != null && afterEnded(step, graph, ended);
+        Optional<UUID> next = walked ? Optional.empty() : walk(step);
+        step.wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
+        return next;
+    }
+
+    /** What one advance needs across its nodes, looked up once and only when needed. */
+    private final class Step {
+        final Deployment deployment;
+        final Instant now;
+        final Set<UUID> wake = new java.util.HashSet<>();
+        private EnvironmentRef environment;
+        private NodeResolver.Lookups lookups;
+
+        Step(Deployment deployment, Instant now) {
+            this.deployment = deployment;
+            this.now = now;
+        }
+
+        EnvironmentRef environment() {
+            if (environment == null) {
+                environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+            }
+            return environment;
+        }
+
+        NodeResolver.Lookups lookups() {
+            if (lookups == null) {
+                lookups = resolver.lookups(deployment.orgId());
+            }
+            return lookups;
+        }
+    }
+
+    /**
+     * Looks only at the dependents of the nodes that ended, and at theirs when some of them end in this
+     * step too (skipped, unchanged). False when the deployment may be done: the whole walk decides that.
+     */
+    private boolean afterEnded(Step step, Graph graph, Set<UUID> ended) {
+        Set<UUID> round = ended;
+        while (!round.isEmpty()) {
+            Set<UUID> candidates = new java.util.HashSet<>();
+            round.forEach(id -> candidates.addAll(graph.dependents().getOrDefault(id, Set.of())));
+            if (candidates.isEmpty()) {
+                break;
+            }
+            Set<UUID> involved = new java.util.HashSet<>(candidates);
+            candidates.forEach(id -> involved.addAll(graph.waitsFor().getOrDefault(id, Set.of())));
+            Map<UUID, NodeStatus> statuses = nodes.statuses(involved);
+            List<UUID> ready = new ArrayList<>();
+            Map<UUID, UUID> blocked = new java.util.HashMap<>();
+            for (UUID candidate : candidates) {
+                if (statuses.get(candidate) != NodeStatus.PENDING) {
+                    continue;
+                }
+                Set<UUID> dependencies = graph.waitsFor().getOrDefault(candidate, Set.of());
+                if (dependencies.stream().anyMatch(id -> !statuses.get(id).isTerminal())) {
+                    continue;
+                }
+                dependencies.stream().filter(id -> !statuses.get(id).letsDependentsRun()).findFirst()
+                        .ifPresentOrElse(blocker -> blocked.put(candidate, blocker), () -> ready.add(candidate));
+            }
+            Set<UUID> endedNow = new java.util.HashSet<>();
+            for (DeploymentNode node : nodes.byIds(ready)) {
+                dispatch(step, node);
+                if (node.status().isTerminal()) {
+                    endedNow.add(node.id());
+                }
+            }
+            blocked.forEach((id, blocker) -> {
+                DeploymentNode node = nodes.findById(id);
+                node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker)), null, step.now);
+                endedNow.add(id);
+            });
+            round = endedNow;
+        }
+        return nodes.unfinished(step.deployment.id()) > 0;
+    }
+
+    /** Every node: cancels, skips and dispatches what can go, and finishes the deployment when all ended. */
+    private Optional<UUID> walk(Step step) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
         if (deployment.cancelRequested()) {
             for (UUID nodeId : jobs.cancelQueued(deployment.id(), now)) {
                 DeploymentNode node = nodes.lock(nodeId);
@@ -232,10 +313,9 @@ public class DeploymentEngine {
             }
         }
         List<NodeRepository.NodeState> all = nodes.states(deployment.id());
-        Map<UUID, Set<UUID>> waitsFor = waitsFor(all, edgesOf(deployment.id()));
+        Graph graph = graphOf(deployment.id(), all);
         Map<UUID, NodeRepository.NodeState> byId = new java.util.HashMap<>();
         all.forEach(n -> byId.put(n.id, n));
-        Lookups lookups = new Lookups(environment.orgId());
         boolean progressed = true;
         while (progressed) {
             progressed = false;
@@ -250,7 +330,7 @@ public class DeploymentEngine {
                     progressed = true;
                     continue;
                 }
-                Set<UUID> dependencies = waitsFor.getOrDefault(state.id, Set.of());
+                Set<UUID> dependencies = graph.waitsFor().getOrDefault(state.id, Set.of());
                 if (dependencies.stream().anyMatch(id -> !byId.get(id).status.isTerminal())) {
                     continue;
                 }
@@ -260,7 +340,7 @@ public class DeploymentEngine {
                 if (blocker.isPresent()) {
                     node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
                 } else {
-                    dispatch(deployment, environment, lookups, node, now);
+                    dispatch(step, node);
                 }
                 state.status = node.status();
                 progressed = true;
@@ -275,6 +355,18 @@ public class DeploymentEngine {
             return finished(deployment);
         }
         return Optional.empty();
+    }
+
+    /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
+    record Graph(Map<UUID, Set<UUID>> waitsFor, Map<UUID, Set<UUID>> dependents) {
+
+        static Graph of(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
+            Map<UUID, Set<UUID>> waitsFor = DeploymentEngine.waitsFor(all, edges);
+            Map<UUID, Set<UUID>> dependents = new java.util.HashMap<>();
+            waitsFor.forEach((node, dependencies) -> dependencies.forEach(
+                    dependency -> dependents.computeIfAbsent(dependency, k -> new java.util.HashSet<>()).add(node)));
+            return new Graph(waitsFor, dependents);
+        }
     }
 
     /**
@@ -310,11 +402,23 @@ public class DeploymentEngine {
         return "dependency " + blocker.identity() + " " + blocker.status().wireName();
     }
 
-    /** Resolves a node, skips it when nothing changed, or queues a job for its runner. */
-    private void dispatch(Deployment deployment, EnvironmentRef environment, Lookups lookups, DeploymentNode node, Instant now) {
+    /**
+     * Skips a node when nothing changed, or queues a job for its runner. A node that will run whatever its
+     * inputs are (a resource not created yet, a forced deployment) is queued as it is: its inputs are resolved
+     * when its job is claimed, so that an advance only changes statuses and adds jobs. Any other is resolved
+     * now, to know whether it runs at all.
+     */
+    private void dispatch(Step step, DeploymentNode node) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
+        Optional<ActiveResource> active = activeResources.find(deployment.environmentId(), node.identity());
+        if (node.operation() == NodeOperation.APPLY && !node.spec().has("fixed") && (active.isEmpty() || deployment.force())) {
+            node.queue(active.isPresent() ? "update" : "create", null, now);
+            enqueue(deployment, node, now, step.wake);
+            return;
+        }
         ResolvedNode resolved;
         String action;
-        Optional<ActiveResource> active = activeResources.find(environment.id(), node.identity());
         try {
             switch (node.operation()) {
                 case DESTROY -> {
@@ -323,13 +427,13 @@ public class DeploymentEngine {
                         node.nothingToDestroy(now);
                         return;
                     }
-                    resolved = read(activeResources.resolvedOf(active.get()));
+                    resolved = resolver.read(activeResources.resolvedOf(active.get()));
                     action = "delete";
                 }
                 case PLAN -> {
                     // outputs of a dependency whose plan changes it are known only after its apply, never today's values
                     Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
-                    Resolution resolution = resolve(node, environment, true, changing);
+                    Resolution resolution = resolver.resolve(node, step.environment(), true, changing);
                     if (!resolution.isComplete()) {
                         node.end(NodeStatus.SKIPPED, "cannot plan: " + String.join(", ", new java.util.TreeSet<>(resolution.unknown()))
                                 + " would be known after apply" + (changing.isEmpty() ? ""
@@ -337,134 +441,35 @@ public class DeploymentEngine {
                                 + ", which this plan changes"), null, now);
                         return;
                     }
-                    resolved = withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolution));
+                    resolved = resolver.withSecretInputs(step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
                     action = active.isPresent() ? "update" : "create";
                 }
                 default -> {
-                    resolved = node.spec().has("fixed") ? read(open(node))
-                            : withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolve(node, environment, false)));
+                    resolved = resolver.forApply(node, step.environment(), step.lookups()).node();
                     action = active.isPresent() ? "update" : "create";
                 }
             }
         } catch (RulesException e) {
-            String error = "its inputs could not be resolved: " + e.getMessage();
+            String error = NodeResolver.unresolved(e);
             logs.appendNodeLine(deployment.id(), node.id(), "error", "resolution", error, now);
             node.end(NodeStatus.FAILED, error, null, now);
             return;
         }
-        Fingerprint fingerprint = fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), node.identity().type(), node.spec(),
-                resolved);
-        byte[] sealed = secretBox.seal(write(resolved), node.resolvedBinding());
+        NodeResolver.Resolved sealed = resolver.sealed(node, step.lookups(), resolved);
         if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
-                && fingerprint.matches(active.get().fingerprint())) {
-            node.unchanged(sealed, fingerprint, now);
+                && sealed.fingerprint().matches(active.get().fingerprint())) {
+            node.unchanged(sealed.sealed(), sealed.fingerprint(), now);
             return;
         }
-        node.queue(action, sealed, fingerprint, now);
-        enqueue(deployment, node, now);
+        node.queue(action, sealed, now);
+        enqueue(deployment, node, now, step.wake);
     }
 
-    /** Creates the job for a node's current attempt and wakes its runner's waiting claims. */
-    private void enqueue(Deployment deployment, DeploymentNode node, Instant now) {
+    /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
+    private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
         Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(), now);
         jobs.persist(job);
-        notifications.notifyOnCommit(Notifications.JOBS, node.runnerId().toString());
-    }
-
-    private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient) {
-        return resolve(node, environment, lenient, Set.of());
-    }
-
-    /** Resolves with the active resources' outputs, except those of {@code unknown}, whose outputs are not known yet. */
-    private Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient, Set<ResourceIdentity> unknown) {
-        GraphNode graphNode = NodeSpecs.read(json, node.spec());
-        var outputs = activeResources.outputsLookup(environment.id());
-        return Resolver.resolve(graphNode, environment.context(), id -> unknown.contains(id) ? null : outputs.apply(id), lenient);
-    }
-
-    /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
-    ResolvedNode withSecretInputs(Lookups lookups, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
-        Map<String, String> secrets = lookups.secretInputs(moduleSlug, moduleVersion);
-        if (secrets.isEmpty()) {
-            return resolved;
-        }
-        ObjectNode inputs = resolved.inputs().deepCopy();
-        secrets.forEach(inputs::put);
-        java.util.TreeSet<String> sensitive = new java.util.TreeSet<>(resolved.sensitiveInputs());
-        sensitive.addAll(secrets.keySet());
-        return new ResolvedNode(inputs, new ArrayList<>(sensitive), resolved.providers(), resolved.sensitiveProviderFields());
-    }
-
-    private ResolvedNode toResolved(Resolution resolution) {
-        return new ResolvedNode(resolution.inputs(), new ArrayList<>(new java.util.TreeSet<>(resolution.sensitiveInputs())),
-                new TreeMap<>(resolution.providerConfigurations()),
-                new ArrayList<>(new java.util.TreeSet<>(resolution.sensitiveProviderFields())));
-    }
-
-    /**
-     * What decides whether a node must run again: module version, resolved inputs, provider configuration,
-     * the providers' secret values (by digest only), their sources and versions, and the output schema of
-     * the resource type. The digest itself is made as it always was (module, inputs, provider configuration
-     * and secrets), so that resources recorded before the parts were kept do not all run again.
-     */
-    Fingerprint fingerprint(Lookups lookups, String moduleSlug, Integer moduleVersion, String resourceType, JsonNode spec,
-                            ResolvedNode resolved) {
-        ObjectNode document = json.createObjectNode();
-        document.put("module", moduleSlug);
-        document.put("version", moduleVersion == null ? 0 : moduleVersion);
-        document.set("inputs", resolved.inputs());
-        document.set("providers", json.valueToTree(resolved.providers()));
-        ObjectNode secrets = document.putObject("provider_secrets");
-        NodeSpecs.providerKeys(spec).forEach((local, key) -> secrets.put(local, lookups.providerSecretsDigest(key)));
-        ObjectNode providers = json.createObjectNode();
-        providers.set("configuration", document.get("providers"));
-        providers.set("secrets", secrets);
-        providers.set("sources", NodeSpecs.providerSources(spec));
-        ObjectNode parts = json.createObjectNode();
-        parts.put("module", moduleSlug + "@" + (moduleVersion == null ? 0 : moduleVersion));
-        parts.put("inputs", Digests.of(resolved.inputs()));
-        parts.put("providers", Digests.of(providers));
-        parts.put("schema", lookups.schemaDigest(resourceType));
-        return new Fingerprint(Digests.of(document), parts);
-    }
-
-    /**
-     * What many nodes of one deployment or dry-run look up alike, looked up once: module versions'
-     * secret inputs and the digests of providers' secrets. Lives for one call, never longer (secrets
-     * may change between calls).
-     */
-    final class Lookups {
-        private final UUID orgId;
-        private final Map<String, Map<String, String>> secretInputs = new java.util.HashMap<>();
-        private final Map<String, String> providerSecrets = new java.util.HashMap<>();
-        private final Map<String, String> schemas = new java.util.HashMap<>();
-
-        Lookups(UUID orgId) {
-            this.orgId = orgId;
-        }
-
-        Map<String, String> secretInputs(String moduleSlug, Integer moduleVersion) {
-            if (moduleVersion == null) {
-                return Map.of();
-            }
-            return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.secretInputsOf(orgId, moduleSlug, moduleVersion));
-        }
-
-        String schemaDigest(String resourceType) {
-            return schemas.computeIfAbsent(resourceType, type -> Digests.of(resourceTypes.spec(orgId, type)
-                    .map(ResourceTypeSpec::outputSchema).filter(java.util.Objects::nonNull).orElse(json.nullNode())));
-        }
-
-        String providerSecretsDigest(String key) {
-            return providerSecrets.computeIfAbsent(key, k -> {
-                String[] parts = k.split("\\.", 2);
-                return Digests.of(json.valueToTree(new TreeMap<>(providers.secretsFor(orgId, parts[0], parts[1]))));
-            });
-        }
-    }
-
-    Lookups lookups(UUID orgId) {
-        return new Lookups(orgId);
+        wake.add(node.runnerId());
     }
 
     /**
@@ -474,8 +479,12 @@ public class DeploymentEngine {
      * deployment are recorded in parallel; advancing, which needs the deployment to itself, is the only
      * part that runs one at a time.
      */
+    /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
+    public record Ended(UUID deploymentId, UUID nodeId) {
+    }
+
     @Transactional
-    public Optional<UUID> jobEnded(UUID jobId, JobOutcome outcome) {
+    public Optional<Ended> jobEnded(UUID jobId, JobOutcome outcome) {
         Job job = jobs.lock(jobId).orElseThrow();
         if (job.status() != JobStatus.RUNNING) {
             return Optional.empty();
@@ -486,19 +495,19 @@ public class DeploymentEngine {
         job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
         states.releaseLocksOf(job.id());
         if (outcome.status() == NodeStatus.SUCCEEDED) {
-            EnvironmentRef environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+            UUID environmentId = deployment.environmentId();
             switch (node.operation()) {
-                case APPLY -> activeResources.record(new dev.polystack.platform.resource.Provisioned(environment.id(),
+                case APPLY -> activeResources.record(new dev.polystack.platform.resource.Provisioned(environmentId,
                         node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
-                        node.fingerprint(), open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
+                        node.fingerprint(), resolver.open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
                         outcome.resources(), dependenciesOf(deployment, node), deployment.id()));
-                case DESTROY -> activeResources.remove(environment.id(), node.identity());
+                case DESTROY -> activeResources.remove(environmentId, node.identity());
                 default -> {
                 }
             }
         }
         node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
-        return Optional.of(deployment.id());
+        return Optional.of(new Ended(deployment.id(), node.id()));
     }
 
     /**
@@ -523,7 +532,9 @@ public class DeploymentEngine {
         LOG.warnf("Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
         if (!deployment.cancelRequested() && node.attempt() < settings.maxAttempts()) {
             node.requeue(now);
-            enqueue(deployment, node, now);
+            Set<UUID> wake = new java.util.HashSet<>();
+            enqueue(deployment, node, now, wake);
+            wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
         } else {
             node.end(deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                     "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")", null, now);
@@ -541,20 +552,20 @@ public class DeploymentEngine {
     }
 
     /**
-     * A deployment's edges, which never change after it was created: read once, not at every job end
-     * (1,500 rows for 500 nodes). A bounded cache; an entry goes when its deployment finishes.
+     * A deployment's graph, which never changes once it started: built once, not at every job end (1,500
+     * edges for 500 nodes). A bounded cache; an entry goes when its deployment finishes.
      */
-    private List<NodeRepository.Edge> edgesOf(UUID deploymentId) {
-        List<NodeRepository.Edge> cached = edges.get(deploymentId);
+    private Graph graphOf(UUID deploymentId, List<NodeRepository.NodeState> all) {
+        Graph cached = graphs.get(deploymentId);
         if (cached != null) {
             return cached;
         }
-        List<NodeRepository.Edge> loaded = List.copyOf(nodes.edges(deploymentId));
-        if (edges.size() >= 256) {
-            edges.clear();
+        Graph graph = Graph.of(all, nodes.edges(deploymentId));
+        if (graphs.size() >= 256) {
+            graphs.clear();
         }
-        edges.put(deploymentId, loaded);
-        return loaded;
+        graphs.put(deploymentId, graph);
+        return graph;
     }
 
     /**
@@ -563,7 +574,7 @@ public class DeploymentEngine {
      * advance, this one has still ended.
      */
     private Optional<UUID> finished(Deployment deployment) {
-        edges.remove(deployment.id());
+        graphs.remove(deployment.id());
         countFinished(deployment);
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         if (deployment.deletesEnvironment()) {
@@ -577,26 +588,8 @@ public class DeploymentEngine {
     }
 
     private String organizationSlug(Deployment deployment) {
-        return organizations.slugsOf(List.of(deployment.orgId())).get(deployment.orgId());
+        return organizations.slugOf(deployment.orgId());
     }
 
-    byte[] open(DeploymentNode node) {
-        return secretBox.open(node.sealedResolved(), node.resolvedBinding());
-    }
 
-    ResolvedNode read(byte[] resolved) {
-        try {
-            return json.readValue(resolved, ResolvedNode.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private byte[] write(ResolvedNode resolved) {
-        try {
-            return json.writeValueAsBytes(resolved);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -217,14 +217,27 @@ public class DeploymentNode {
         return finishedAt;
     }
 
-    void queue(String action, byte[] sealedResolved, Fingerprint fingerprint, Instant now) {
+    /** Queued with its inputs resolved, or without ({@code null}): they are resolved when its job is claimed. */
+    void queue(String action, NodeResolver.Resolved resolved, Instant now) {
         moveTo(NodeStatus.QUEUED);
         this.action = action;
-        this.resolved = sealedResolved;
-        this.inputsDigest = fingerprint.digest();
-        this.digestParts = fingerprint.parts();
+        if (resolved != null) {
+            resolvedForRun(resolved);
+        }
         this.attempt++;
         this.queuedAt = now;
+    }
+
+    /** Inputs resolved for the run: when it was queued, or when its job was claimed. */
+    void resolvedForRun(NodeResolver.Resolved resolved) {
+        this.resolved = resolved.sealed();
+        this.inputsDigest = resolved.fingerprint().digest();
+        this.digestParts = resolved.fingerprint().parts();
+    }
+
+    /** Whether its inputs are still to be resolved (when its job is claimed). */
+    boolean unresolved() {
+        return resolved == null;
     }
 
     /** Another attempt after the runner was lost. */

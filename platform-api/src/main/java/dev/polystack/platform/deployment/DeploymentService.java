@@ -88,6 +88,9 @@ public class DeploymentService {
     ObjectMapper json;
 
     @Inject
+    NodeResolver resolver;
+
+    @Inject
     Clock clock;
 
     /** The result of a create: the deployment, and whether it was made now or found by its idempotency key. */
@@ -187,7 +190,7 @@ public class DeploymentService {
             DeploymentNode copy = new DeploymentNode(deployment.id(), original.identity(), original.path(), NodeOperation.APPLY,
                     original.moduleId(), original.moduleSlug(), original.moduleVersion(), original.runnerId(),
                     NodeSpecs.fixed(original.spec()));
-            copy.preset(secretBox.seal(engine.open(original), copy.resolvedBinding()));
+            copy.preset(secretBox.seal(resolver.open(original), copy.resolvedBinding()));
             nodes.persist(copy);
             copies.put(original.id(), copy);
             created.put(copy.identity(), copy);
@@ -227,7 +230,7 @@ public class DeploymentService {
         Deployment source = rollbackTarget(environment, target);
         Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
         activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
-        DeploymentEngine.Lookups lookups = engine.lookups(environment.orgId());
+        NodeResolver.Lookups lookups = resolver.lookups(environment.orgId());
         Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
         int add = 0;
         int change = 0;
@@ -245,8 +248,8 @@ public class DeploymentService {
                 unchanged++;
                 continue;
             }
-            ResolvedNode resolved = engine.read(engine.open(node));
-            Fingerprint fingerprint = engine.fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(),
+            ResolvedNode resolved = resolver.read(resolver.open(node));
+            Fingerprint fingerprint = resolver.fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(),
                     resolved);
             com.fasterxml.jackson.databind.node.ObjectNode inputs = resolved.inputs().deepCopy();
             resolved.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
@@ -345,7 +348,7 @@ public class DeploymentService {
         Map<ResourceIdentity, dev.polystack.rules.graph.Outputs> outputs = activeResources.outputs(environment.id());
         Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
         activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
-        DeploymentEngine.Lookups lookups = engine.lookups(environment.orgId());
+        NodeResolver.Lookups lookups = resolver.lookups(environment.orgId());
         Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
         java.util.Set<ResourceIdentity> runs = new java.util.HashSet<>();
         List<dev.polystack.rules.Problem> problems = new ArrayList<>();
@@ -363,8 +366,8 @@ public class DeploymentService {
                 continue;
             }
             Map<String, String> secretInputs = lookups.secretInputs(node.module().id(), node.module().version());
-            Fingerprint fingerprint = engine.fingerprint(lookups, node.module().id(), node.module().version(), identity.type(),
-                    NodeSpecs.write(node), engine.withSecretInputs(lookups, node.module().id(), node.module().version(),
+            Fingerprint fingerprint = resolver.fingerprint(lookups, node.module().id(), node.module().version(), identity.type(),
+                    NodeSpecs.write(node), resolver.withSecretInputs(lookups, node.module().id(), node.module().version(),
                             new ResolvedNode(resolution.inputs(), List.copyOf(new java.util.TreeSet<>(resolution.sensitiveInputs())),
                                     new TreeMap<>(resolution.providerConfigurations()),
                                     List.copyOf(new java.util.TreeSet<>(resolution.sensitiveProviderFields())))));

@@ -15,6 +15,7 @@ import dev.polystack.platform.runner.RunnerCaller;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.rules.OutputSchema;
 import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -39,6 +40,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobService {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(JobService.class);
+
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Values shorter than this are not masked in logs: they would blank out ordinary words. */
     private static final int SHORTEST_MASKED = 4;
@@ -54,6 +57,10 @@ public class JobService {
 
     @Inject
     DeploymentEngine engine;
+
+    @Inject
+    NodeResolver resolver;
+
 
     @Inject
     RunnerService runners;
@@ -97,37 +104,82 @@ public class JobService {
     }
 
     /**
-     * Claims the runner's oldest queued job, unless it already runs as many as it may. Concurrent claims
-     * of one runner are serialised on its row; claims of different runners skip each other's rows.
+     * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
+     * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
+     * its payload read; only the last step, counting the runner's running jobs and marking this one
+     * claimed, is serialised per runner, on its row, so that the slots of one runner do not wait for each
+     * other's reads. A node whose inputs cannot be resolved fails here, and the next job is tried.
      */
-    @Transactional
-    public Optional<ClaimedJob> tryClaim(RunnerCaller runner, URI baseUri) {
-        // one transaction: a claim whose payload could not be read (the database went away between the
-        // two) would leave the job claimed by nobody until its lease ran out, and fail its node
-        runners.lockAndTouch(runner.runnerId());
-        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
-            return Optional.empty();
-        }
-        Optional<Job> next = jobs.nextQueued(runner.runnerId());
-        if (next.isEmpty()) {
-            return Optional.empty();
-        }
-        Job job = next.get();
-        Instant now = clock.instant();
-        String token = newToken();
-        job.claim(hash(token), now.plus(settings.lease()), now);
-        pickupLatency.record(java.time.Duration.between(job.createdAt(), now));
-        DeploymentNode node = nodes.lock(job.nodeId());
-        node.run(now);
-        return Optional.of(payload(job, node, token, baseUri));
+    /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
+    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {
     }
 
-    private ClaimedJob payload(Job job, DeploymentNode node, String token, URI baseUri) {
-        Deployment deployment = deployments.findById(job.deploymentId());
-        String org = organizations.slugsOf(List.of(job.orgId())).get(job.orgId());
-        EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
-        ResolvedNode resolved = engine.read(engine.open(node));
-        ModuleService.ModuleSource source = modules.source(job.orgId(), node.moduleSlug(), node.moduleVersion())
+    @Transactional
+    public Claim tryClaim(RunnerCaller runner, URI baseUri) {
+        List<DeploymentEngine.Ended> failed = new ArrayList<>();
+        // one transaction: a claim whose payload could not be read (the database went away between the
+        // two) would leave the job claimed by nobody until its lease ran out, and fail its node
+        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+            runners.touch(runner.runnerId());
+            return new Claim(Optional.empty(), failed);
+        }
+        while (true) {
+            Optional<Job> next = jobs.nextQueued(runner.runnerId());
+            if (next.isEmpty()) {
+                runners.touch(runner.runnerId());
+                return new Claim(Optional.empty(), failed);
+            }
+            Job job = next.get();
+            DeploymentNode node = nodes.lock(job.nodeId());
+            Deployment deployment = deployments.findById(job.deploymentId());
+            String org = organizations.slugOf(job.orgId());
+            EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
+            Instant now = clock.instant();
+            ResolvedNode resolved;
+            if (node.unresolved()) {
+                try {
+                    NodeResolver.Resolved resolution = resolver.forApply(node, environment, resolver.lookups(job.orgId()));
+                    node.resolvedForRun(resolution);
+                    resolved = resolution.node();
+                } catch (RulesException e) {
+                    failed.add(unresolvable(job, node, NodeResolver.unresolved(e), now));
+                    continue;
+                } catch (RuntimeException e) {
+                    // not the caller's doing, and not a reason to refuse every later claim: the node fails
+                    String reference = UUID.randomUUID().toString();
+                    LOG.errorf(e, "Could not resolve %s when its job was claimed (reference %s)", node.identity(), reference);
+                    failed.add(unresolvable(job, node, "its inputs could not be resolved: an unexpected error (log reference " + reference + ")",
+                            now));
+                    continue;
+                }
+            } else {
+                resolved = resolver.read(resolver.open(node));
+            }
+            String token = newToken();
+            ClaimedJob payload = payload(job, node, resolved, org, environment, token, baseUri);
+            // the limit holds exactly: a concurrent claim of this runner waits here until this one committed
+            runners.lockAndTouch(runner.runnerId());
+            if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+                return new Claim(Optional.empty(), failed);
+            }
+            job.claim(hash(token), now.plus(settings.lease()), now);
+            pickupLatency.record(java.time.Duration.between(job.createdAt(), now));
+            node.run(now);
+            return new Claim(Optional.of(payload), failed);
+        }
+    }
+
+    /** A node whose inputs could not be resolved when its job was claimed: it fails; its deployment advances after the claim. */
+    private DeploymentEngine.Ended unresolvable(Job job, DeploymentNode node, String error, Instant now) {
+        logs.appendNodeLine(job.deploymentId(), node.id(), "error", "resolution", error, now);
+        job.end(JobStatus.CANCELLED, now);
+        node.end(NodeStatus.FAILED, error, null, now);
+        return new DeploymentEngine.Ended(job.deploymentId(), node.id());
+    }
+
+    private ClaimedJob payload(Job job, DeploymentNode node, ResolvedNode resolved, String org, EnvironmentRef environment,
+                               String token, URI baseUri) {
+        ModuleService.ModuleRun module = modules.forRun(job.orgId(), node.moduleSlug(), node.moduleVersion())
                 .orElseThrow(() -> new IllegalStateException("module " + node.moduleSlug() + " v" + node.moduleVersion() + " is gone"));
         List<ClaimedJob.Provider> providerBlocks = new ArrayList<>();
         JsonNode spec = node.spec();
@@ -141,7 +193,8 @@ public class JobService {
         });
         // every output the module declares is reported (and stored, and shown); where its code was not read,
         // the outputs its resource type declares
-        List<String> outputs = modules.declaredOutputs(job.orgId(), node.moduleSlug(), node.moduleVersion())
+        ModuleService.ModuleSource source = module.source();
+        List<String> outputs = module.declaredOutputs()
                 .orElseGet(() -> resourceTypes.outputSchema(job.orgId(), node.identity().type())
                         .map(OutputSchema::declaredOutputs).orElse(List.of()));
         ResourceIdentity identity = node.identity();
@@ -192,7 +245,7 @@ public class JobService {
 
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
     @Transactional
-    public Optional<UUID> complete(RunnerCaller runner, UUID jobId, JobResult result) {
+    public Optional<DeploymentEngine.Ended> complete(RunnerCaller runner, UUID jobId, JobResult result) {
         Job job = ownJob(runner, jobId, true);
         if (job.status() == JobStatus.DONE || job.status() == JobStatus.CANCELLED) {
             return Optional.empty();
@@ -250,7 +303,7 @@ public class JobService {
         if (node.sealedResolved() == null) {
             return values;
         }
-        ResolvedNode resolved = engine.read(engine.open(node));
+        ResolvedNode resolved = resolver.read(resolver.open(node));
         for (String name : resolved.sensitiveInputs()) {
             collect(resolved.inputs().get(name), values);
         }

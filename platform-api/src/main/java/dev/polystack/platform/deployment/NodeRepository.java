@@ -86,6 +86,31 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
         return rows;
     }
 
+    /** The status of each of these nodes. */
+    Map<UUID, NodeStatus> statuses(java.util.Collection<UUID> ids) {
+        getEntityManager().flush();
+        Map<UUID, NodeStatus> statuses = new HashMap<>();
+        if (ids.isEmpty()) {
+            return statuses;
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery("select id, status from deployment_node where id = any(?1)")
+                .setParameter(1, ids.toArray(new UUID[0])).getResultList();
+        rows.forEach(row -> statuses.put((UUID) row[0], NodeStatus.fromWire((String) row[1])));
+        return statuses;
+    }
+
+    /** These nodes, in one query, in the order of their resource ids. */
+    List<DeploymentNode> byIds(java.util.Collection<UUID> ids) {
+        return ids.isEmpty() ? List.of() : list("id in ?1 order by resId, resType, resClass", List.copyOf(ids));
+    }
+
+    /** How many nodes of a deployment have not ended. */
+    long unfinished(UUID deploymentId) {
+        return ((Number) getEntityManager().createNativeQuery("select count(*) from deployment_node where deployment_id = ?1"
+                        + " and status in ('pending', 'queued', 'running')").setParameter(1, deploymentId).getSingleResult()).longValue();
+    }
+
     DeploymentNode lock(UUID id) {
         return getEntityManager().find(DeploymentNode.class, id, LockModeType.PESSIMISTIC_WRITE);
     }

@@ -88,10 +88,31 @@ public class RunnerProtocolResource {
                 notifications.forget(Notifications.JOBS, key, future);
             }
         };
-        return LongPoll.until(() -> jobService.tryClaim(runner, base), waiter, timeout)
+        return LongPoll.until(() -> claimed(runner, base), waiter, timeout)
                 .map(job -> job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build()));
     }
 
+
+    /** A claim, once committed; deployments whose nodes it failed (inputs that could not be resolved) advance before it answers. */
+    private Optional<ClaimedJob> claimed(RunnerCaller runner, URI base) {
+        JobService.Claim claim = jobService.tryClaim(runner, base);
+        claim.failed().forEach(this::advanced);
+        return claim.job();
+    }
+
+    /** Waits for the advance after a node ended, but not for ever: the sweeper advances the deployment anyway. */
+    private void advanced(DeploymentEngine.Ended ended) {
+        try {
+            advancer.advanceSoon(ended.deploymentId(), ended.nodeId()).get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOG.warnf("Deployment %s did not advance within 30 s after node %s ended; the sweeper continues it", ended.deploymentId(),
+                    ended.nodeId());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
 
     @POST
     @Path("/jobs/{job_id}/heartbeat")
@@ -113,21 +134,11 @@ public class RunnerProtocolResource {
     @Path("/jobs/{job_id}/result")
     @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent)")
     public Response result(@PathParam("job_id") UUID jobId, @Valid @NotNull JobResult result) {
-        Optional<UUID> recorded = jobService.complete(runner(), jobId, result);
+        Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner(), jobId, result);
         // the result is committed; the deployment moves on in an advance shared with the results that
         // came in meanwhile. The answer waits for it (so that what depends on this job is queued when the
         // runner hears back), but not for ever: the sweeper advances the deployment anyway
-        recorded.ifPresent(deployment -> {
-            try {
-                advancer.advanceSoon(deployment).get(30, TimeUnit.SECONDS);
-            } catch (TimeoutException e) {
-                LOG.warnf("Deployment %s did not advance within 30 s after job %s ended; the sweeper continues it", deployment, jobId);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            }
-        });
+        recorded.ifPresent(this::advanced);
         return Response.noContent().build();
     }
 

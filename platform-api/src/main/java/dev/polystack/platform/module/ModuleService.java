@@ -176,6 +176,23 @@ public class ModuleService {
         });
     }
 
+    /**
+     * What a claimed job needs of its module version, read once: where its code comes from, and the outputs
+     * its code declares (empty when the code was not read).
+     */
+    public Optional<ModuleRun> forRun(UUID orgId, String slug, int number) {
+        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(v -> {
+            ModuleDefinition d = v.definition();
+            ModuleInterfaceView declared = interfaceOf(v);
+            return new ModuleRun(new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
+                    declared.checked() ? Optional.of(declared.outputs().stream().map(ModuleInterfaceView.Output::name).toList()) : Optional.empty());
+        });
+    }
+
+    /** A module version as a claimed job needs it. */
+    public record ModuleRun(ModuleSource source, Optional<List<String>> declaredOutputs) {
+    }
+
     /** Where a module version's code comes from. */
     public record ModuleSource(UUID moduleId, String moduleSource, String moduleSourceCode) {
         public boolean isInline() {

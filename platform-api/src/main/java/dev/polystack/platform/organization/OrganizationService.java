@@ -55,6 +55,12 @@ public class OrganizationService {
     }
 
     @Transactional
+    /** One organization's slug, by primary key (no query to translate; the session keeps it). */
+    public String slugOf(UUID id) {
+        Organization organization = organizations.findById(id);
+        return organization == null ? null : organization.slug();
+    }
+
     public Map<UUID, String> slugsOf(Collection<UUID> ids) {
         Map<UUID, String> result = new HashMap<>();
         if (!ids.isEmpty()) {

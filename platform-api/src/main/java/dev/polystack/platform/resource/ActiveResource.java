@@ -180,7 +180,11 @@ public class ActiveResource {
 
     /** What the outputs are sealed for: this environment's resource, so a ciphertext cannot be moved. */
     String outputsBinding() {
-        return "outputs:" + environmentId + ":" + identity();
+        return outputsBinding(environmentId, identity());
+    }
+
+    static String outputsBinding(UUID environmentId, ResourceIdentity identity) {
+        return "outputs:" + environmentId + ":" + identity;
     }
 
     void record(Provisioned provisioned, byte[] sealedResolved, byte[] sealedOutputs, Instant now) {

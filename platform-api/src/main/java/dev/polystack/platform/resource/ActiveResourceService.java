@@ -69,7 +69,34 @@ public class ActiveResourceService {
      */
     public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId) {
         Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
-        return identity -> seen.computeIfAbsent(identity, id -> resources.find(environmentId, id).map(this::outputsOf)).orElse(null);
+        return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id)).orElse(null);
+    }
+
+    /**
+     * One resource's outputs, read without loading the resource (its spec and resource list are large).
+     * Nothing is flushed first: active resources change only in job results and environment deletions,
+     * each in a transaction of its own, never in one that resolves.
+     */
+    private java.util.Optional<Outputs> outputsOf(UUID environmentId, ResourceIdentity identity) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = resources.getEntityManager().createNativeQuery(
+                        "select outputs, cast(sensitive_outputs as text) from active_resource"
+                                + " where environment_id = ?1 and res_type = ?2 and res_class = ?3 and res_id = ?4")
+                .setParameter(1, environmentId).setParameter(2, identity.type()).setParameter(3, identity.resourceClass())
+                .setParameter(4, identity.id()).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getResultList();
+        if (rows.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        Object[] row = rows.get(0);
+        try {
+            ObjectNode values = row[0] == null ? json.createObjectNode()
+                    : (ObjectNode) json.readTree(secretBox.open((byte[]) row[0], ActiveResource.outputsBinding(environmentId, identity)));
+            Set<String> sensitive = new HashSet<>();
+            json.readTree((String) row[1]).forEach(name -> sensitive.add(name.asText()));
+            return java.util.Optional.of(new Outputs(values, sensitive));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Outputs outputsOf(ActiveResource resource) {

@@ -74,13 +74,6 @@ public class Runner extends VersionedEntity {
         return lastSeenAt;
     }
 
-    /** Records contact, writing at most once per {@code resolution}. */
-    void seen(Instant now, java.time.Duration resolution) {
-        if (lastSeenAt == null || lastSeenAt.isBefore(now.minus(resolution))) {
-            lastSeenAt = now;
-        }
-    }
-
     void define(String description, String publicKey, JsonNode labels, int maxConcurrentJobs, Instant now) {
         this.description = description;
         this.publicKey = publicKey;

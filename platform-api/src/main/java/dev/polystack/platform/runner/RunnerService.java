@@ -94,16 +94,21 @@ public class RunnerService {
 
     /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
     public void lockAndTouch(UUID runnerId) {
-        Runner runner = runners.getEntityManager().find(Runner.class, runnerId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
-        runner.seen(clock.instant(), seenResolution());
+        runners.getEntityManager().createNativeQuery("select id from runner where id = ?1 for update").setParameter(1, runnerId)
+                .getResultList();
+        touch(runnerId);
     }
 
-    /** Records that a runner was seen, at most every few seconds. */
+    /**
+     * Records that a runner was seen, at most every few seconds. A plain update of that one column: contact
+     * is not an edit of the runner (its version stays), so it never conflicts with one.
+     */
     public void touch(UUID runnerId) {
-        Runner runner = runners.findById(runnerId);
-        if (runner != null) {
-            runner.seen(clock.instant(), seenResolution());
-        }
+        Instant now = clock.instant();
+        runners.getEntityManager().createNativeQuery(
+                        "update runner set last_seen_at = ?2 where id = ?1 and (last_seen_at is null or last_seen_at < ?3)")
+                .setParameter(1, runnerId).setParameter(2, now).setParameter(3, now.minus(seenResolution()))
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").executeUpdate();
     }
 
     /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */

@@ -26,14 +26,24 @@ class AdvancerTest {
         final Map<UUID, AtomicInteger> finished = new ConcurrentHashMap<>();
         final Map<UUID, AtomicInteger> running = new ConcurrentHashMap<>();
         final AtomicInteger mostAtOnce = new AtomicInteger();
+        final AtomicInteger runningOverall = new AtomicInteger();
+        final AtomicInteger mostAtOnceOverall = new AtomicInteger();
+        /** When set, each advance waits (up to a second) until this many advances have started. */
+        volatile CountDownLatch rendezvous;
         final AtomicInteger failuresLeft = new AtomicInteger();
 
         @Override
-        public void advance(UUID deploymentId) {
+        public void advance(UUID deploymentId, java.util.Set<UUID> ended) {
             started.computeIfAbsent(deploymentId, k -> new AtomicInteger()).incrementAndGet();
             int now = running.computeIfAbsent(deploymentId, k -> new AtomicInteger()).incrementAndGet();
             mostAtOnce.accumulateAndGet(now, Math::max);
+            mostAtOnceOverall.accumulateAndGet(runningOverall.incrementAndGet(), Math::max);
             try {
+                CountDownLatch meet = rendezvous;
+                if (meet != null) {
+                    meet.countDown();
+                    meet.await(1, TimeUnit.SECONDS);
+                }
                 Thread.sleep(15);
                 if (failuresLeft.getAndDecrement() > 0) {
                     throw new IllegalStateException("the database is away");
@@ -41,6 +51,7 @@ class AdvancerTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
+                runningOverall.decrementAndGet();
                 running.get(deploymentId).decrementAndGet();
                 finished.computeIfAbsent(deploymentId, k -> new AtomicInteger()).incrementAndGet();
             }
@@ -104,10 +115,12 @@ class AdvancerTest {
     void deploymentsAdvanceSideBySide() throws Exception {
         UUID a = UUID.randomUUID();
         UUID b = UUID.randomUUID();
+        engine.rendezvous = new CountDownLatch(2);
         CompletableFuture<Void> both = CompletableFuture.allOf(advancer.advanceSoon(a), advancer.advanceSoon(b));
         both.get(10, TimeUnit.SECONDS);
         assertThat(engine.started(a)).isEqualTo(1);
         assertThat(engine.started(b)).isEqualTo(1);
+        assertThat(engine.mostAtOnceOverall.get()).as("advances of two deployments at once").isEqualTo(2);
     }
 
     @Test

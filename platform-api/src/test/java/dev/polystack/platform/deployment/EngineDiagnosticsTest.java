@@ -46,12 +46,12 @@ class EngineDiagnosticsTest {
         String id = s.deploy();
         Map<String, Object> a = s.claimAll().get("app.a");
         double failuresBefore = meters.counter("polystack.engine.advance.failures").count();
-        // b's stored spec breaks (as a bug or a bad migration would): dispatching it fails inside the advance
-        String spec = QuarkusTransaction.requiringNew().call(() -> (String) entityManager.createNativeQuery(
-                "select spec::text from deployment_node where deployment_id = ?1 and res_id = 'app.b'").setParameter(1, UUID.fromString(id))
-                .getSingleResult());
+        // b's stored runner goes (as a bug or a bad migration would): queueing its job fails inside the advance
+        String runner = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
+                "select cast(runner_id as text) from deployment_node where deployment_id = ?1 and res_id = 'app.b'")
+                .setParameter(1, UUID.fromString(id)).getSingleResult().toString());
         QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
-                        "update deployment_node set spec = '{\"module\": 5}' where deployment_id = ?1 and res_id = 'app.b'")
+                        "update deployment_node set runner_id = null where deployment_id = ?1 and res_id = 'app.b'")
                 .setParameter(1, UUID.fromString(id)).executeUpdate());
         s.succeed(a);
 
@@ -64,8 +64,8 @@ class EngineDiagnosticsTest {
 
         // repaired: the sweeper advances it, and the mark goes
         QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
-                        "update deployment_node set spec = cast(?2 as jsonb) where deployment_id = ?1 and res_id = 'app.b'")
-                .setParameter(1, UUID.fromString(id)).setParameter(2, spec).executeUpdate());
+                        "update deployment_node set runner_id = cast(?2 as uuid) where deployment_id = ?1 and res_id = 'app.b'")
+                .setParameter(1, UUID.fromString(id)).setParameter(2, runner).executeUpdate());
         await().atMost(Duration.ofSeconds(15)).until(() -> s.deployment(id).get("stalled_reason") == null);
         Map<String, Map<String, Object>> next = s.claimAll();
         assertThat(next.keySet()).containsExactly("app.b");
