@@ -200,7 +200,7 @@ class Benchmarks {
         double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
         Orchestration cold = null;
         // -Dbench.warmups=N: N runs before the measured one (the first of them is the cold figure)
-        for (int w = 0; w < Integer.getInteger("bench.warmups", 1); w++) {
+        for (int w = 0; w < Integer.getInteger("bench.warmups", 2); w++) {
             String env = "overhead-warmup-" + w;
             try (ProtocolRunner runner = runnerFor(polystack, env, "pool-warmup-" + w, slots, Duration.ofMillis(jobMillis))) {
                 polystack.manifest(env, manifest.toString());
