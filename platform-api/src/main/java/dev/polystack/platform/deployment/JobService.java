@@ -254,6 +254,11 @@ public class JobService {
             throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " is " + job.status().wireName()
                     + "; its result is refused");
         }
+        if (!job.holdsLease(clock.instant())) {
+            // the sweeper may not have seen it yet: the lease decides, not when the sweeper runs
+            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " lost its lease at " + job.leaseExpiresAt()
+                    + "; its result is refused");
+        }
         DeploymentNode node = nodes.findById(job.nodeId());
         ObjectNode outputs = json.createObjectNode();
         Set<String> sensitive = new TreeSet<>();

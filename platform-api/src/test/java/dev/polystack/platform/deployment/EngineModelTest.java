@@ -89,7 +89,8 @@ class EngineModelTest {
         drain();
         check("seed " + seed + ", after draining", failuresBefore);
         for (String id : deploymentIds) {
-            assertThat(s.status(id)).as(() -> "seed " + seed + ": deployment " + id + " ended; " + String.join("\n", log))
+            assertThat(s.status(id)).as(() -> "seed " + seed + ": deployment " + id + " ended (" + s.deployment(id) + "; engine: "
+                            + admin().get("/api/v1/admin/engine").asString() + "); " + String.join("\n", log))
                     .isIn("succeeded", "failed", "cancelled");
         }
         System.out.printf("EngineModelTest: seed %d, %d steps, %d deployments, all ended, no invariant broken%n", seed, steps,
@@ -244,9 +245,16 @@ class EngineModelTest {
     private void drain() {
         held.values().forEach(this::report);
         held.clear();
-        for (int round = 0; round < 200 && !unfinished().isEmpty(); round++) {
+        // until every deployment ended, or nothing was there to claim for 15 claims in a row (a wedge: leases
+        // are 2 s and the sweeper runs every second, so work that exists shows up well within that); a long
+        // run can leave hundreds of jobs queued, so the number of rounds is not what stops it
+        int idle = 0;
+        for (int round = 0; round < 20_000 && idle < 15 && !unfinished().isEmpty(); round++) {
             Map<String, Object> job = s.runner.claim("1s");
-            if (job != null) {
+            if (job == null) {
+                idle++;
+            } else {
+                idle = 0;
                 accepted(job, s.runner.result(job.get("job_id"), resultOf(job, job.get("operation").toString())).statusCode());
             }
         }
