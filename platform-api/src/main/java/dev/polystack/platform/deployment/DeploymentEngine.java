@@ -412,7 +412,7 @@ public class DeploymentEngine {
         Deployment deployment = step.deployment;
         Instant now = step.now;
         Optional<ActiveResource> active = activeResources.find(deployment.environmentId(), node.identity());
-        if (node.operation() == NodeOperation.APPLY && !node.spec().has("fixed") && (active.isEmpty() || deployment.force())) {
+        if (node.operation() == NodeOperation.APPLY && !node.fixed() && (active.isEmpty() || deployment.force())) {
             node.queue(active.isPresent() ? "update" : "create", null, now);
             enqueue(deployment, node, now, step.wake);
             return;

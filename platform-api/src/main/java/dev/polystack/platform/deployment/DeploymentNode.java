@@ -101,15 +101,25 @@ public class DeploymentNode {
     @Column(name = "finished_at")
     private Instant finishedAt;
 
+    /** Resolved once, copied from an earlier deployment (a rollback), never resolved again. */
+    @Column(name = "fixed")
+    private boolean fixed;
+
     @Version
     private long version;
 
     protected DeploymentNode() {
     }
 
-    /** Gives a node (of a rollback) the resolution it copies. */
+    /** Gives a node (of a rollback) the resolution it copies; it is never resolved again. */
     void preset(byte[] sealedResolved) {
         this.resolved = sealedResolved;
+        this.fixed = true;
+    }
+
+    /** Whether its resolution was copied from an earlier deployment (a rollback) rather than computed. */
+    boolean fixed() {
+        return fixed;
     }
 
     DeploymentNode(UUID deploymentId, ResourceIdentity identity, String path, NodeOperation operation, UUID moduleId,

@@ -189,7 +189,7 @@ public class DeploymentService {
             }
             DeploymentNode copy = new DeploymentNode(deployment.id(), original.identity(), original.path(), NodeOperation.APPLY,
                     original.moduleId(), original.moduleSlug(), original.moduleVersion(), original.runnerId(),
-                    NodeSpecs.fixed(original.spec()));
+                    original.spec());
             copy.preset(secretBox.seal(resolver.open(original), copy.resolvedBinding()));
             nodes.persist(copy);
             copies.put(original.id(), copy);

@@ -63,11 +63,11 @@ public class NodeResolver {
     }
 
     /**
-     * Resolves an apply node: the recorded inputs of a rollback ("fixed"), else from the active resources'
+     * Resolves an apply node: the recorded inputs of a rollback ({@link DeploymentNode#fixed()}), else from the active resources'
      * outputs today, with the module version's secret inputs. Throws when a reference cannot be resolved.
      */
     Resolved forApply(DeploymentNode node, EnvironmentRef environment, Lookups lookups) {
-        ResolvedNode resolved = node.spec().has("fixed") ? read(open(node))
+        ResolvedNode resolved = node.fixed() ? read(open(node))
                 : withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolve(node, environment, false, Set.of())));
         return sealed(node, lookups, resolved);
     }

@@ -28,19 +28,10 @@ final class NodeSpecs {
 
     static GraphNode read(ObjectMapper ignored, JsonNode spec) {
         try {
-            ObjectNode copy = spec.deepCopy();
-            copy.remove("fixed");
-            return SPEC.treeToValue(copy, GraphNode.class);
+            return SPEC.treeToValue(spec, GraphNode.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a stored node spec cannot be read: " + e.getOriginalMessage(), e);
         }
-    }
-
-    /** Marks a spec whose resolution is copied (rollback) rather than computed. */
-    static JsonNode fixed(JsonNode spec) {
-        ObjectNode copy = spec.deepCopy();
-        copy.put("fixed", true);
-        return copy;
     }
 
     /** Provider local name → {@code type.id} of a spec. */
@@ -54,7 +45,7 @@ final class NodeSpecs {
     }
 
     /** Each provider's source and version constraint by local name, for the digest. */
-    static com.fasterxml.jackson.databind.node.ObjectNode providerSources(JsonNode spec) {
+    static ObjectNode providerSources(JsonNode spec) {
         var sources = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         new TreeMap<String, JsonNode>(providerBlocks(spec)).forEach((local, provider) -> sources.putObject(local)
                 .put("source", provider.path("source").asText()).put("version", provider.path("versionConstraint").asText("")));
