@@ -543,12 +543,13 @@ public class DeploymentEngine {
     }
 
     /** The resources a node depends on, for destroying in the right order later. */
-    private JsonNode dependenciesOf(Deployment deployment, DeploymentNode node) {
-        var array = json.createArrayNode();
+    private List<dev.polystack.platform.resource.ResourceDependency> dependenciesOf(Deployment deployment, DeploymentNode node) {
+        List<dev.polystack.platform.resource.ResourceDependency> dependencies = new ArrayList<>();
         for (Object[] row : nodes.dependencyIdentities(deployment.id(), node.id())) {
-            array.addObject().put("type", (String) row[0]).put("class", (String) row[1]).put("id", (String) row[2]).put("alias", (String) row[3]);
+            dependencies.add(new dev.polystack.platform.resource.ResourceDependency(
+                    new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]), (String) row[3]));
         }
-        return array;
+        return dependencies;
     }
 
     /**

@@ -516,9 +516,8 @@ public class DeploymentService {
                     resource.moduleVersion(), runnerSlugs.computeIfAbsent(resource.runnerId(), runners::slugOf),
                     resource.lastDeploymentId(), statuses.getOrDefault(identity.toString(), "succeeded"),
                     ActiveResourceService.masked(activeResources.outputsOf(resource)), resource.tofuResources(), resource.updatedAt()));
-            for (JsonNode dependency : resource.dependencies()) {
-                edges.add(new GraphView.Edge(identity.toString(), dependency.path("type").asText() + "/"
-                        + dependency.path("class").asText() + "/" + dependency.path("id").asText(), dependency.path("alias").asText()));
+            for (dev.polystack.platform.resource.ResourceDependency dependency : resource.dependencies()) {
+                edges.add(new GraphView.Edge(identity.toString(), dependency.resource().toString(), dependency.alias()));
             }
         }
         return new GraphView(views, edges);

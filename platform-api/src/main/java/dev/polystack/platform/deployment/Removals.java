@@ -1,7 +1,7 @@
 package dev.polystack.platform.deployment;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.platform.resource.ActiveResource;
+import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.rules.ResourceIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,11 +60,10 @@ class Removals {
             if (from == null) {
                 continue;
             }
-            for (JsonNode dependency : resource.dependencies()) {
-                ResourceIdentity to = new ResourceIdentity(dependency.path("type").asText(), dependency.path("class").asText(),
-                        dependency.path("id").asText());
-                if (removals.containsKey(to)) {
-                    edges.add(new NodeRepository.Edge(from.id(), removals.get(to).id(), dependency.path("alias").asText()));
+            for (ResourceDependency dependency : resource.dependencies()) {
+                DeploymentNode to = removals.get(dependency.resource());
+                if (to != null) {
+                    edges.add(new NodeRepository.Edge(from.id(), to.id(), dependency.alias()));
                 }
             }
         }

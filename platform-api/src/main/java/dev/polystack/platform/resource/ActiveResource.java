@@ -166,8 +166,8 @@ public class ActiveResource {
         return tofuResources.deepCopy();
     }
 
-    public JsonNode dependencies() {
-        return dependencies.deepCopy();
+    public java.util.List<ResourceDependency> dependencies() {
+        return ResourceDependency.read(dependencies);
     }
 
     public UUID lastDeploymentId() {
@@ -199,7 +199,7 @@ public class ActiveResource {
         this.outputs = sealedOutputs;
         this.sensitiveOutputs = provisioned.sensitiveOutputs();
         this.tofuResources = provisioned.tofuResources();
-        this.dependencies = provisioned.dependencies();
+        this.dependencies = ResourceDependency.write(provisioned.dependencies());
         this.lastDeploymentId = provisioned.deploymentId();
         this.updatedAt = now;
     }

@@ -12,9 +12,9 @@ import java.util.UUID;
  * @param resolved         the resolved inputs, in clear (sealed when stored)
  * @param outputs          output values by name (sealed when stored)
  * @param sensitiveOutputs array of the names of sensitive outputs
- * @param dependencies     array of {@code {type, class, id, alias}} this resource depends on
+ * @param dependencies     what this resource depends on, with the aliases
  */
 public record Provisioned(UUID environmentId, ResourceIdentity identity, UUID moduleId, String moduleSlug, int moduleVersion,
                           UUID runnerId, JsonNode spec, Fingerprint fingerprint, byte[] resolved, ObjectNode outputs, JsonNode sensitiveOutputs,
-                          JsonNode tofuResources, JsonNode dependencies, UUID deploymentId) {
+                          JsonNode tofuResources, java.util.List<ResourceDependency> dependencies, UUID deploymentId) {
 }
