@@ -168,14 +168,6 @@ public class ModuleService {
         return specs;
     }
 
-    /** One module version with its source, for a job. */
-    public Optional<ModuleSource> source(UUID orgId, String slug, int number) {
-        return modules.find(orgId, slug).flatMap(m -> versions.find(m.id(), number)).map(v -> {
-            ModuleDefinition d = v.definition();
-            return new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode());
-        });
-    }
-
     /**
      * What a claimed job needs of its module version, read once: where its code comes from, and the outputs
      * its code declares (empty when the code was not read).
@@ -333,15 +325,6 @@ public class ModuleService {
         JsonNode stored = version.moduleInterface();
         return stored == null ? ModuleInterfaceView.notChecked("saved before modules were checked")
                 : json.convertValue(stored, ModuleInterfaceView.class);
-    }
-
-    /**
-     * The outputs a job of this module version reports: what its code declares, or, where the code was not
-     * read (git and registry sources), what the resource type declares. Empty when neither is known.
-     */
-    public Optional<List<String>> declaredOutputs(UUID orgId, String slug, int number) {
-        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(this::interfaceOf)
-                .filter(ModuleInterfaceView::checked).map(i -> i.outputs().stream().map(ModuleInterfaceView.Output::name).toList());
     }
 
     private Module require(OrgScope scope, String id) {
