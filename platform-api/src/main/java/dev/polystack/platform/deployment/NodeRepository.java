@@ -20,11 +20,6 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
         return list("deploymentId = ?1 order by resId, resType, resClass", deploymentId);
     }
 
-    /**
-     * Status and operation of every node of a deployment, without loading the nodes themselves (their
-     * specs and resolved inputs): what deciding the next step needs, cheap enough for every job end.
-     * Flushes first, so that changes made in this transaction are seen.
-     */
     /** The identities of a deployment's nodes of one operation. */
     java.util.Set<ResourceIdentity> identities(UUID deploymentId, NodeOperation operation) {
         @SuppressWarnings("unchecked")
@@ -36,6 +31,11 @@ class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
         return identities;
     }
 
+    /**
+     * Status and operation of every node of a deployment, without loading the nodes themselves (their
+     * specs and resolved inputs): what deciding the next step needs, cheap enough for every job end.
+     * Flushes first, so that changes made in this transaction are seen.
+     */
     List<NodeState> states(UUID deploymentId) {
         getEntityManager().flush();
         @SuppressWarnings("unchecked")
