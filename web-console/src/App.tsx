@@ -11,6 +11,7 @@ import { SignInPage } from './pages/SignInPage'
 const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default: m.AuditPage })))
 const DeploymentPage = lazy(() => import('./pages/DeploymentPage').then((m) => ({ default: m.DeploymentPage })))
 const EnvironmentPage = lazy(() => import('./pages/EnvironmentPage').then((m) => ({ default: m.EnvironmentPage })))
+const EnginePage = lazy(() => import('./pages/EnginePage').then((m) => ({ default: m.EnginePage })))
 const EnvTypesPage = lazy(() => import('./pages/EnvTypesPage').then((m) => ({ default: m.EnvTypesPage })))
 const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ default: m.MembersPage })))
 const ModulePage = lazy(() => import('./pages/ModulePage').then((m) => ({ default: m.ModulePage })))
@@ -51,6 +52,7 @@ export function App() {
               <Route path="members" element={<MembersPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="tokens" element={<TokensPage />} />
+              <Route path="engine" element={<EnginePage />} />
               <Route path="*" element={<NotFound />} />
             </Route>
             <Route path="*" element={<NotFound />} />

@@ -21,7 +21,7 @@ describe('LogViewer', () => {
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       requests.push(new Request(new URL(url, 'http://localhost'), init))
       return sse([
-        'event: log\ndata: {"batch":0,"line":0,"message":"Initializing the backend..."}\n\n',
+        'event:log\ndata:{"batch":0,"line":0,"message":"Initializing the backend..."}\n\n',
         'event: log\ndata: {"batch":0,"line":1,"level":"error","mess',
         'age":"Error: boom"}\n\n',
         'event: end\ndata: {}\n\n',

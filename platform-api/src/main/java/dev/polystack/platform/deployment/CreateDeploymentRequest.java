@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.deployment.model.DeploymentMode;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;

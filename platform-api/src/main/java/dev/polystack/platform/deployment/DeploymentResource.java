@@ -1,13 +1,19 @@
 package dev.polystack.platform.deployment;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.web.Durations;
+import dev.polystack.platform.common.web.LongPoll;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.deployment.logs.LogLine;
+import dev.polystack.platform.deployment.logs.LogService;
+import dev.polystack.platform.deployment.model.DeploymentMode;
+import dev.polystack.platform.deployment.scheduling.Notifications;
 import dev.polystack.platform.security.AccessService;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
@@ -26,16 +32,16 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
 
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +67,7 @@ public class DeploymentResource {
     Notifications notifications;
 
     @Inject
-    ObjectMapper json;
+    LogFollower follower;
 
     @POST
     @Operation(operationId = "createDeployment", summary = "Start a deployment (plan, deploy, destroy, rollback), or get a dry-run at once (developers and up)")
@@ -150,53 +156,35 @@ public class DeploymentResource {
 
     @GET
     @Path("/{id}/logs")
-    @Produces({MediaType.APPLICATION_JSON, MediaType.SERVER_SENT_EVENTS})
     @Operation(operationId = "getDeploymentLogs", summary = "The deployment's logs, all or of one resource (node=type/class/id); "
-            + "with follow=true, Server-Sent Events until the deployment ends")
-    public Response logs(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                         @PathParam("id") UUID id, @QueryParam("node") String node, @QueryParam("follow") boolean follow,
-                         @BeanParam PageRequest page) {
+            + "with follow=true and Accept: text/event-stream, Server-Sent Events (`log` per line, then `end`) until the deployment ends")
+    @APIResponse(responseCode = "200", description = "A page of lines, or the live stream",
+            content = {@Content(mediaType = MediaType.APPLICATION_JSON), @Content(mediaType = MediaType.SERVER_SENT_EVENTS)})
+    public Page<LogLine> logs(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                              @PathParam("id") UUID id, @QueryParam("node") String node, @QueryParam("follow") boolean follow,
+                              @BeanParam PageRequest page) {
         OrgScope scope = access.require(org, Role.VIEWER);
-        if (!follow) {
-            return Response.ok(logs.read(scope, project, env, id, node, page), MediaType.APPLICATION_JSON).build();
+        if (follow) {
+            throw new PlatformException(ProblemType.NOT_ACCEPTABLE, "following sends Server-Sent Events: ask for them with "
+                    + "`Accept: text/event-stream`, or leave out follow=true to read a page");
         }
-        UUID deployment = logs.requireDeployment(scope, project, env, id);
-        StreamingOutput stream = output -> follow(deployment, node, output);
-        return Response.ok(stream, MediaType.SERVER_SENT_EVENTS).header("Cache-Control", "no-cache").build();
+        return logs.read(scope, project, env, id, node, page);
     }
 
-    /** Sends every batch as it is stored, one event per line, and an {@code end} event when the deployment ends. */
-    private void follow(UUID deployment, String node, OutputStream output) throws java.io.IOException {
-        long position = 0;
-        while (true) {
-            boolean finished = logs.finished(deployment);
-            List<LogService.Batch> batches = logs.after(deployment, node, position, 100);
-            for (LogService.Batch batch : batches) {
-                for (LogLine line : batch.lines()) {
-                    output.write(("event: log\ndata: " + json.writeValueAsString(line) + "\n\n").getBytes(StandardCharsets.UTF_8));
-                }
-                position = batch.sequence();
-            }
-            output.flush();
-            if (batches.isEmpty() && finished) {
-                output.write("event: end\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8));
-                output.flush();
-                return;
-            }
-            if (batches.isEmpty()) {
-                CompletableFuture<Void> wake = notifications.await(Notifications.DEPLOYMENTS, deployment.toString());
-                try {
-                    wake.get(500, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                    // poll again
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } finally {
-                    notifications.forget(Notifications.DEPLOYMENTS, deployment.toString(), wake);
-                }
-            }
-        }
+    /**
+     * The live form of {@link #logs}: chosen by {@code Accept: text/event-stream}. The request is checked
+     * on a worker; the stream itself holds no thread while it waits for lines.
+     */
+    @GET
+    @Path("/{id}/logs")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Operation(hidden = true)
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
+    public Multi<OutboundSseEvent> followLogs(@PathParam("org") String org, @PathParam("project") String project,
+                                              @PathParam("env") String env, @PathParam("id") UUID id,
+                                              @QueryParam("node") String node, @Context Sse sse) {
+        return Uni.createFrom().item(() -> logs.requireDeployment(access.require(org, Role.VIEWER), project, env, id))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .onItem().transformToMulti(deployment -> follower.follow(sse, deployment, node));
     }
-
 }

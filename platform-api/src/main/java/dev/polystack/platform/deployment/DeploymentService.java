@@ -2,31 +2,53 @@ package dev.polystack.platform.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
+import dev.polystack.platform.deployment.model.Deployment;
+import dev.polystack.platform.deployment.model.DeploymentMode;
+import dev.polystack.platform.deployment.model.DeploymentNode;
+import dev.polystack.platform.deployment.model.DeploymentRepository;
+import dev.polystack.platform.deployment.model.JobRepository;
+import dev.polystack.platform.deployment.model.NodeOperation;
+import dev.polystack.platform.deployment.model.NodeRepository;
+import dev.polystack.platform.deployment.model.NodeResolver;
+import dev.polystack.platform.deployment.model.NodeSpecs;
+import dev.polystack.platform.deployment.model.NodeStatus;
+import dev.polystack.platform.deployment.model.ResolvedNode;
+import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
+import dev.polystack.platform.deployment.scheduling.EngineSettings;
+import dev.polystack.platform.deployment.scheduling.Removals;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.manifest.GraphPlanner;
 import dev.polystack.platform.manifest.ManifestFormat;
+import dev.polystack.platform.manifest.ManifestProblems;
 import dev.polystack.platform.manifest.ManifestService;
 import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resource.Fingerprint;
+import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.Problem;
 import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.Edge;
 import dev.polystack.rules.graph.GraphNode;
+import dev.polystack.rules.graph.Outputs;
+import dev.polystack.rules.graph.Resolution;
+import dev.polystack.rules.graph.Resolver;
 import dev.polystack.rules.graph.ResourceGraph;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -34,11 +56,15 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /** Creating, listing, cancelling deployments; the engine moves them forward. */
@@ -168,7 +194,7 @@ public class DeploymentService {
             throw PlatformException.invalid("/rollback_to", "is required for a rollback: the id of the deployment to go back to");
         }
         Deployment source = rollbackTarget(environment, request.rollbackTo());
-        java.util.SortedSet<String> destroyed = removals.outsideOf(environment.id(), source.id());
+        SortedSet<String> destroyed = removals.outsideOf(environment.id(), source.id());
         boolean allowDestroy = Boolean.TRUE.equals(request.allowDestroy());
         if (!destroyed.isEmpty() && !allowDestroy) {
             throw PlatformException.conflict("a rollback to deployment " + source.id() + " would destroy live resources it did not"
@@ -231,7 +257,7 @@ public class DeploymentService {
         Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
         activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
         NodeResolver.Lookups lookups = resolver.lookups(environment.orgId());
-        Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
+        Map<ResourceIdentity, DryRunView.Node> views = new TreeMap<>();
         int add = 0;
         int change = 0;
         int destroy = 0;
@@ -251,7 +277,7 @@ public class DeploymentService {
             ResolvedNode resolved = resolver.read(resolver.open(node));
             Fingerprint fingerprint = resolver.fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(),
                     resolved);
-            com.fasterxml.jackson.databind.node.ObjectNode inputs = resolved.inputs().deepCopy();
+            ObjectNode inputs = resolved.inputs().deepCopy();
             resolved.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
             if (active == null) {
                 views.put(identity, rollbackNode(node, null, "added", List.of(), inputs));
@@ -345,32 +371,32 @@ public class DeploymentService {
      */
     private DryRunView preview(EnvironmentRef environment, String content, ManifestFormat format, Integer manifestNumber) {
         ResourceGraph graph = planner.expand(environment, content, format);
-        Map<ResourceIdentity, dev.polystack.rules.graph.Outputs> outputs = activeResources.outputs(environment.id());
+        Map<ResourceIdentity, Outputs> outputs = activeResources.outputs(environment.id());
         Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
         activeResources.of(environment.id()).forEach(resource -> before.put(resource.identity(), resource));
         NodeResolver.Lookups lookups = resolver.lookups(environment.orgId());
-        Map<ResourceIdentity, DryRunView.Node> views = new java.util.TreeMap<>();
-        java.util.Set<ResourceIdentity> runs = new java.util.HashSet<>();
-        List<dev.polystack.rules.Problem> problems = new ArrayList<>();
+        Map<ResourceIdentity, DryRunView.Node> views = new TreeMap<>();
+        Set<ResourceIdentity> runs = new HashSet<>();
+        List<Problem> problems = new ArrayList<>();
         int add = 0;
         int change = 0;
         int unchanged = 0;
         for (ResourceIdentity identity : graph.order()) {
             GraphNode node = graph.nodes().get(identity);
-            dev.polystack.rules.graph.Resolution resolution;
+            Resolution resolution;
             try {
-                resolution = dev.polystack.rules.graph.Resolver.resolve(node, environment.context(),
+                resolution = Resolver.resolve(node, environment.context(),
                         target -> runs.contains(target) ? null : outputs.get(target), true);
-            } catch (dev.polystack.rules.RulesException e) {
+            } catch (RulesException e) {
                 problems.addAll(e.problems());
                 continue;
             }
             Map<String, String> secretInputs = lookups.secretInputs(node.module().id(), node.module().version());
             Fingerprint fingerprint = resolver.fingerprint(lookups, node.module().id(), node.module().version(), identity.type(),
                     NodeSpecs.write(node), resolver.withSecretInputs(lookups, node.module().id(), node.module().version(),
-                            new ResolvedNode(resolution.inputs(), List.copyOf(new java.util.TreeSet<>(resolution.sensitiveInputs())),
+                            new ResolvedNode(resolution.inputs(), List.copyOf(new TreeSet<>(resolution.sensitiveInputs())),
                                     new TreeMap<>(resolution.providerConfigurations()),
-                                    List.copyOf(new java.util.TreeSet<>(resolution.sensitiveProviderFields())))));
+                                    List.copyOf(new TreeSet<>(resolution.sensitiveProviderFields())))));
             ActiveResource active = before.get(identity);
             String kind;
             List<String> reasons;
@@ -395,7 +421,7 @@ public class DeploymentService {
             if (!kind.equals("unchanged")) {
                 runs.add(identity);
             }
-            com.fasterxml.jackson.databind.node.ObjectNode inputs = resolution.inputs();
+            ObjectNode inputs = resolution.inputs();
             resolution.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
             secretInputs.keySet().forEach(name -> inputs.put(name, "***"));
             views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
@@ -403,7 +429,7 @@ public class DeploymentService {
                     resolution.unknown().stream().sorted().toList()));
         }
         if (!problems.isEmpty()) {
-            throw dev.polystack.platform.manifest.ManifestProblems.of(new dev.polystack.rules.RulesException(problems), content);
+            throw ManifestProblems.of(new RulesException(problems), content);
         }
         int destroy = 0;
         for (ActiveResource resource : before.values()) {
@@ -516,7 +542,7 @@ public class DeploymentService {
                     resource.moduleVersion(), runnerSlugs.computeIfAbsent(resource.runnerId(), runners::slugOf),
                     resource.lastDeploymentId(), statuses.getOrDefault(identity.toString(), "succeeded"),
                     ActiveResourceService.masked(activeResources.outputsOf(resource)), resource.tofuResources(), resource.updatedAt()));
-            for (dev.polystack.platform.resource.ResourceDependency dependency : resource.dependencies()) {
+            for (ResourceDependency dependency : resource.dependencies()) {
                 edges.add(new GraphView.Edge(identity.toString(), dependency.resource().toString(), dependency.alias()));
             }
         }

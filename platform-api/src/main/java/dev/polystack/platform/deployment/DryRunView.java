@@ -2,7 +2,6 @@ package dev.polystack.platform.deployment;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;

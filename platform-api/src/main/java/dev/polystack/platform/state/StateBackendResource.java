@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
-import dev.polystack.platform.deployment.JobService;
-import dev.polystack.platform.deployment.JobService.StateAccess;
 import jakarta.annotation.security.PermitAll;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -40,7 +38,7 @@ public class StateBackendResource {
     StateService states;
 
     @Inject
-    JobService jobs;
+    StateCredentials credentials;
 
     @Inject
     ObjectMapper json;
@@ -98,8 +96,7 @@ public class StateBackendResource {
 
     /** The job's access to this state: valid credentials, for this resource, with a live lease. */
     private StateAccess access(String authorization, UUID environmentId, String key) {
-        Optional<String[]> credentials = basic(authorization);
-        Optional<StateAccess> access = credentials.flatMap(c -> jobs.stateAccess(c[0], c[1]));
+        Optional<StateAccess> access = basic(authorization).flatMap(c -> credentials.access(c[0], c[1]));
         if (access.isEmpty() || !access.get().leaseLive()) {
             throw new PlatformException(ProblemType.UNAUTHENTICATED, access.isPresent()
                     ? "the job's lease has expired; its credentials no longer work"

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.crypto.SecretBox;
-import dev.polystack.platform.deployment.JobService.StateAccess;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.security.OrgScope;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,16 +1,21 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
@@ -21,16 +26,6 @@ import static org.hamcrest.Matchers.hasSize;
 @TestProfile(DeploymentTestProfile.class)
 @QuarkusTestResource(PostgresResource.class)
 class DeploymentEngineTest {
-
-    static Map<String, List<String>> graph(Object... aliasThenUpstreams) {
-        Map<String, List<String>> graph = new LinkedHashMap<>();
-        for (int i = 0; i < aliasThenUpstreams.length; i += 2) {
-            @SuppressWarnings("unchecked")
-            List<String> upstreams = (List<String>) aliasThenUpstreams[i + 1];
-            graph.put((String) aliasThenUpstreams[i], upstreams);
-        }
-        return graph;
-    }
 
     static Map<String, List<String>> diamond() {
         return graph("a", List.of(), "b", List.of("a"), "c", List.of("a"), "d", List.of("b", "c"));
@@ -69,7 +64,7 @@ class DeploymentEngineTest {
                 .body("edges.findAll { it.from == 'thing/default/app.d' }.to",
                         containsInAnyOrder("thing/default/app.b", "thing/default/app.c"));
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/graph", s.org, id)
-                .then().statusCode(200).body("edges", hasSize(4)).body("nodes.status", org.hamcrest.Matchers.everyItem(equalTo("succeeded")));
+                .then().statusCode(200).body("edges", hasSize(4)).body("nodes.status", Matchers.everyItem(equalTo("succeeded")));
     }
 
     @Test
@@ -147,7 +142,7 @@ class DeploymentEngineTest {
         s.runner.succeed(third.get("app.a"), Map.of());
         assertThat(s.status(id)).isEqualTo("succeeded");
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
-                .then().statusCode(200).body("nodes.id", org.hamcrest.Matchers.contains("app.c"));
+                .then().statusCode(200).body("nodes.id", Matchers.contains("app.c"));
     }
 
     @Test
@@ -207,7 +202,7 @@ class DeploymentEngineTest {
     void aRollbackNeedsAFinishedDeployOfThisEnvironment() {
         Scenario s = new Scenario(1);
         s.create(Map.of("mode", "rollback")).then().statusCode(400).body("errors[0].pointer", equalTo("/rollback_to"));
-        s.create(Map.of("mode", "rollback", "rollback_to", java.util.UUID.randomUUID().toString()))
+        s.create(Map.of("mode", "rollback", "rollback_to", UUID.randomUUID().toString()))
                 .then().statusCode(422).body("errors[0].pointer", equalTo("/rollback_to"));
     }
 
@@ -266,7 +261,7 @@ class DeploymentEngineTest {
                 .then().statusCode(200)
                 .body("summary.add", equalTo(2))
                 .body("layers", hasSize(2))
-                .body("nodes.find { it.id == 'app.b' }.unknown", org.hamcrest.Matchers.contains("upstream"))
+                .body("nodes.find { it.id == 'app.b' }.unknown", Matchers.contains("upstream"))
                 .body("nodes.find { it.id == 'app.a' }.inputs.name", equalTo("prod-app.a"));
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().body("items", hasSize(0));
         s.deploy();

@@ -1,16 +1,21 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.Api;
+import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
-import static dev.polystack.platform.deployment.DeploymentEngineTest.graph;
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Sequences across deployments of one environment: queued removals, removals decided at start, plans in order. */
@@ -38,7 +43,7 @@ class EngineSequencesTest {
         for (int round = 0; round < 6; round++) {
             Map<String, Map<String, Object>> jobs = s.claimAll();
             jobs.values().forEach(job -> s.runner.succeed(job, "destroy".equals(job.get("operation")) ? Map.of()
-                    : Map.of("name", "out-" + dev.polystack.platform.testing.RunnerDriver.resourceOf(job))));
+                    : Map.of("name", "out-" + RunnerDriver.resourceOf(job))));
         }
         assertThat(s.status(first)).as(() -> "first " + s.nodeStatuses(first)).isEqualTo("succeeded");
         assertThat(s.status(second)).as(() -> "second " + s.nodeStatuses(second)).isEqualTo("succeeded");
@@ -76,7 +81,7 @@ class EngineSequencesTest {
         String drops = s.deploy();
         for (int round = 0; round < 4; round++) {
             s.claimAll().values().forEach(job -> s.runner.succeed(job, "destroy".equals(job.get("operation")) ? Map.of()
-                    : Map.of("name", "out-" + dev.polystack.platform.testing.RunnerDriver.resourceOf(job))));
+                    : Map.of("name", "out-" + RunnerDriver.resourceOf(job))));
         }
         assertThat(s.status(adds)).isEqualTo("succeeded");
         assertThat(s.status(drops)).isEqualTo("succeeded");
@@ -167,9 +172,9 @@ class EngineSequencesTest {
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
 
-        dev.polystack.platform.testing.Api.problem(s.create(Map.of("mode", "rollback", "rollback_to", first)), 409, "conflict")
-                .body("detail", org.hamcrest.Matchers.containsString("would destroy live resources it did not have: thing/default/app.b"))
-                .body("detail", org.hamcrest.Matchers.containsString("allow_destroy"));
+        Api.problem(s.create(Map.of("mode", "rollback", "rollback_to", first)), 409, "conflict")
+                .body("detail", Matchers.containsString("would destroy live resources it did not have: thing/default/app.b"))
+                .body("detail", Matchers.containsString("allow_destroy"));
         assertThat(rollbackDryRun(s, first, false)).contains("\"change\":\"kept\"").contains("destroyed only with allow_destroy");
         assertThat(rollbackDryRun(s, first, true)).contains("\"change\":\"removed\"").contains("\"destroy\":1");
         assertThat(active(s)).as("nothing changed yet").containsExactly("app.a", "app.b");

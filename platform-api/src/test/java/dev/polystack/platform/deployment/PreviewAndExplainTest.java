@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment;
 
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,17 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,8 +21,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
-import static dev.polystack.platform.deployment.DeploymentEngineTest.graph;
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +59,7 @@ class SecretsAtRestTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
         String auth = "Basic " + Base64.getEncoder().encodeToString((state.get("username") + ":" + state.get("password")).getBytes(StandardCharsets.UTF_8));
-        String address = java.net.URI.create(state.get("address").toString()).getPath();
+        String address = URI.create(state.get("address").toString()).getPath();
         given().header("Authorization", auth).body("{\"ID\":\"l\"}").request("LOCK", address).then().statusCode(200);
         given().header("Authorization", auth).contentType("application/json")
                 .body("{\"version\":4,\"serial\":1,\"lineage\":\"x\",\"outputs\":{\"m\":{\"value\":\"" + stateMarker + "\"}},\"resources\":[]}")
@@ -65,7 +69,7 @@ class SecretsAtRestTest {
                 "outputs", Map.of("name", Map.of("value", "n", "sensitive", false), "pw", Map.of("value", outputSecret, "sensitive", true))))
                 .then().statusCode(204);
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
-                .body("nodes[0].outputs.pw", org.hamcrest.Matchers.is("***"));
+                .body("nodes[0].outputs.pw", Matchers.is("***"));
 
         List<String> secrets = List.of(Scenario.PROVIDER_SECRET, moduleSecret, outputSecret, stateMarker, state.get("password").toString());
         List<String> leaks = new ArrayList<>();

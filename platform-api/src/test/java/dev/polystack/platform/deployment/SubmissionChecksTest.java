@@ -1,8 +1,11 @@
 package dev.polystack.platform.deployment;
 
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -34,11 +37,11 @@ class SubmissionChecksTest {
                 + "        params:\n          upstream: \"" + reference + "\"\n";
     }
 
-    private static io.restassured.response.Response putManifest(Scenario s, String yaml) {
+    private static Response putManifest(Scenario s, String yaml) {
         return admin().contentType("application/yaml").body(yaml.getBytes(StandardCharsets.UTF_8)).put(MANIFEST, s.org);
     }
 
-    private static io.restassured.response.Response dryRun(Scenario s) {
+    private static Response dryRun(Scenario s) {
         return admin().body(Map.of("mode", "dry-run")).post(DEPLOYMENTS, s.org);
     }
 
@@ -87,7 +90,7 @@ class SubmissionChecksTest {
         s.manifest(Map.of("a", List.of()));
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
-        dryRun(s).then().statusCode(200).body("nodes[0].change", equalTo("unchanged")).body("nodes[0].reasons", org.hamcrest.Matchers.empty());
+        dryRun(s).then().statusCode(200).body("nodes[0].change", equalTo("unchanged")).body("nodes[0].reasons", Matchers.empty());
 
         outputSchema(s, Map.of("name", Map.of("type", "string"), "endpoint", Map.of("type", "string")));
         dryRun(s).then().statusCode(200)

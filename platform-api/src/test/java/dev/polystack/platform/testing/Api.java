@@ -1,7 +1,10 @@
 package dev.polystack.platform.testing;
 
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import org.hamcrest.Matchers;
 
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,12 +30,12 @@ public final class Api {
     }
 
     /** Asserts that a response is an RFC 9457 problem of the given status and type. */
-    public static io.restassured.response.ValidatableResponse problem(io.restassured.response.Response response, int status, String type) {
+    public static ValidatableResponse problem(Response response, int status, String type) {
         return response.then().statusCode(status)
                 .contentType("application/problem+json")
-                .body("status", org.hamcrest.Matchers.equalTo(status))
-                .body("type", org.hamcrest.Matchers.equalTo("https://polystack.dev/problems/" + type))
-                .body("request_id", org.hamcrest.Matchers.notNullValue());
+                .body("status", Matchers.equalTo(status))
+                .body("type", Matchers.equalTo("https://polystack.dev/problems/" + type))
+                .body("request_id", Matchers.notNullValue());
     }
 
     public static String uniqueId(String prefix) {

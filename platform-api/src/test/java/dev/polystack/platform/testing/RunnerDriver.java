@@ -13,6 +13,8 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -106,7 +108,7 @@ public final class RunnerDriver {
     }
 
     public void log(Object jobId, int batch, String... messages) {
-        List<Map<String, Object>> lines = java.util.Arrays.stream(messages)
+        List<Map<String, Object>> lines = Arrays.stream(messages)
                 .map(m -> Map.<String, Object>of("level", "info", "message", m)).toList();
         request().body(Map.of("batch", batch, "lines", lines)).post("/api/runner/v1/jobs/{id}/logs", jobId)
                 .then().statusCode(204);
@@ -118,7 +120,7 @@ public final class RunnerDriver {
 
     /** Reports success with the given output values (none sensitive). */
     public void succeed(Map<String, Object> job, Map<String, Object> outputs) {
-        Map<String, Object> wrapped = new java.util.HashMap<>();
+        Map<String, Object> wrapped = new HashMap<>();
         outputs.forEach((name, value) -> wrapped.put(name, Map.of("value", value, "sensitive", false)));
         result(job.get("job_id"), Map.of("status", "succeeded", "outputs", wrapped,
                 "resources", List.of(Map.of("address", "terraform_data.this", "mode", "managed", "type", "terraform_data", "name", "this")),

@@ -1,7 +1,0 @@
-package dev.polystack.platform.deployment;
-
-import java.time.Instant;
-
-/** The answer to a heartbeat: whether the job was cancelled, and until when its lease now runs. */
-public record HeartbeatReply(boolean cancelled, Instant leaseExpiresAt) {
-}

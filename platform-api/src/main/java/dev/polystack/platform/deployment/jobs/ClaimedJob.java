@@ -1,0 +1,39 @@
+package dev.polystack.platform.deployment.jobs;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Everything an agent needs to run one job. Carries secrets (provider secrets, sensitive inputs, the
+ * job's state credentials): it exists only in the claim response.
+ *
+ * @param operation plan, apply or destroy
+ * @param outputs   the outputs the resource type declares; the agent reads these from the module
+ */
+public record ClaimedJob(UUID jobId, UUID deploymentId, int attempt, String operation, Resource resource,
+                         Environment environment, Module module, ObjectNode inputs, List<String> sensitiveInputs,
+                         List<Provider> providers, List<String> outputs, State state, long leaseSeconds,
+                         long heartbeatSeconds) {
+
+    public record Resource(String type, @JsonProperty("class") String resourceClass, String id) {
+    }
+
+    public record Environment(String org, String project, String env, String envType) {
+    }
+
+    /** {@code source} is {@code inline} (then {@code code} holds the module) or a module source address. */
+    public record Module(String id, int version, String source, String code) {
+    }
+
+    /** A provider block: local name, source, version constraint, configuration with secrets filled in. */
+    public record Provider(String name, String source, String versionConstraint, JsonNode configuration) {
+    }
+
+    /** The OpenTofu HTTP backend for this resource, and the job's credentials for it. */
+    public record State(String address, String lockAddress, String unlockAddress, String username, String password) {
+    }
+}

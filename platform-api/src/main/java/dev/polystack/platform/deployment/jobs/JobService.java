@@ -1,0 +1,405 @@
+package dev.polystack.platform.deployment.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.deployment.logs.LogBatch;
+import dev.polystack.platform.deployment.logs.LogService;
+import dev.polystack.platform.deployment.model.Deployment;
+import dev.polystack.platform.deployment.model.DeploymentNode;
+import dev.polystack.platform.deployment.model.DeploymentRepository;
+import dev.polystack.platform.deployment.model.Job;
+import dev.polystack.platform.deployment.model.JobOutcome;
+import dev.polystack.platform.deployment.model.JobRepository;
+import dev.polystack.platform.deployment.model.JobStatus;
+import dev.polystack.platform.deployment.model.NodeOperation;
+import dev.polystack.platform.deployment.model.NodeRepository;
+import dev.polystack.platform.deployment.model.NodeResolver;
+import dev.polystack.platform.deployment.model.NodeSpecs;
+import dev.polystack.platform.deployment.model.NodeStatus;
+import dev.polystack.platform.deployment.model.ResolvedNode;
+import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
+import dev.polystack.platform.deployment.scheduling.EngineSettings;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.module.ModuleService;
+import dev.polystack.platform.organization.OrganizationService;
+import dev.polystack.platform.provider.ProviderService;
+import dev.polystack.platform.resourcetype.ResourceTypeService;
+import dev.polystack.platform.runner.RunnerCaller;
+import dev.polystack.platform.runner.RunnerService;
+import dev.polystack.platform.state.StateAccess;
+import dev.polystack.platform.state.StateCredentials;
+import dev.polystack.rules.OutputSchema;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/** The runner protocol's side in the database: claims, heartbeats, logs, results. */
+@ApplicationScoped
+public class JobService implements StateCredentials {
+
+    private static final Logger LOG = Logger.getLogger(JobService.class);
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Values shorter than this are not masked in logs: they would blank out ordinary words. */
+    private static final int SHORTEST_MASKED = 4;
+
+    @Inject
+    JobRepository jobs;
+
+    @Inject
+    NodeRepository nodes;
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    DeploymentEngine engine;
+
+    @Inject
+    NodeResolver resolver;
+
+
+    @Inject
+    RunnerService runners;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    OrganizationService organizations;
+
+    @Inject
+    ModuleService modules;
+
+    @Inject
+    ProviderService providers;
+
+    @Inject
+    ResourceTypeService resourceTypes;
+
+    @Inject
+    EngineSettings settings;
+
+    @Inject
+    LogService logs;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MeterRegistry meters;
+
+    private Timer pickupLatency;
+
+    @jakarta.annotation.PostConstruct
+    void registerMetrics() {
+        pickupLatency = Timer.builder("polystack.jobs.pickup.latency")
+                .description("From a job being queued to a runner claiming it").publishPercentileHistogram().register(meters);
+    }
+
+    /**
+     * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
+     * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
+     * its payload read; only the last step, counting the runner's running jobs and marking this one
+     * claimed, is serialised per runner, on its row, so that the slots of one runner do not wait for each
+     * other's reads. A node whose inputs cannot be resolved fails here, and the next job is tried.
+     */
+    /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
+    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {
+    }
+
+    @Transactional
+    public Claim tryClaim(RunnerCaller runner, URI baseUri) {
+        List<DeploymentEngine.Ended> failed = new ArrayList<>();
+        // one transaction: a claim whose payload could not be read (the database went away between the
+        // two) would leave the job claimed by nobody until its lease ran out, and fail its node
+        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+            runners.touch(runner.runnerId());
+            return new Claim(Optional.empty(), failed);
+        }
+        while (true) {
+            Optional<Job> next = jobs.nextQueued(runner.runnerId());
+            if (next.isEmpty()) {
+                runners.touch(runner.runnerId());
+                return new Claim(Optional.empty(), failed);
+            }
+            Job job = next.get();
+            DeploymentNode node = nodes.lock(job.nodeId());
+            Deployment deployment = deployments.findById(job.deploymentId());
+            String org = organizations.slugOf(job.orgId());
+            EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
+            Instant now = clock.instant();
+            ResolvedNode resolved;
+            if (node.unresolved()) {
+                try {
+                    NodeResolver.Resolved resolution = resolver.forApply(node, environment, resolver.lookups(job.orgId()));
+                    node.resolvedForRun(resolution);
+                    resolved = resolution.node();
+                } catch (RulesException e) {
+                    failed.add(unresolvable(job, node, NodeResolver.unresolved(e), now));
+                    continue;
+                } catch (RuntimeException e) {
+                    // not the caller's doing, and not a reason to refuse every later claim: the node fails
+                    String reference = UUID.randomUUID().toString();
+                    LOG.errorf(e, "Could not resolve %s when its job was claimed (reference %s)", node.identity(), reference);
+                    failed.add(unresolvable(job, node, "its inputs could not be resolved: an unexpected error (log reference " + reference + ")",
+                            now));
+                    continue;
+                }
+            } else {
+                resolved = resolver.read(resolver.open(node));
+            }
+            String token = newToken();
+            ClaimedJob payload = payload(job, node, resolved, org, environment, token, baseUri);
+            // the limit holds exactly: a concurrent claim of this runner waits here until this one committed
+            runners.lockAndTouch(runner.runnerId());
+            if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+                return new Claim(Optional.empty(), failed);
+            }
+            job.claim(hash(token), now.plus(settings.lease()), now);
+            pickupLatency.record(Duration.between(job.createdAt(), now));
+            node.run(now);
+            return new Claim(Optional.of(payload), failed);
+        }
+    }
+
+    /** A node whose inputs could not be resolved when its job was claimed: it fails; its deployment advances after the claim. */
+    private DeploymentEngine.Ended unresolvable(Job job, DeploymentNode node, String error, Instant now) {
+        logs.appendNodeLine(job.deploymentId(), node.id(), "error", "resolution", error, now);
+        job.end(JobStatus.CANCELLED, now);
+        node.end(NodeStatus.FAILED, error, null, now);
+        return new DeploymentEngine.Ended(job.deploymentId(), node.id());
+    }
+
+    private ClaimedJob payload(Job job, DeploymentNode node, ResolvedNode resolved, String org, EnvironmentRef environment,
+                               String token, URI baseUri) {
+        ModuleService.ModuleRun module = modules.forRun(job.orgId(), node.moduleSlug(), node.moduleVersion())
+                .orElseThrow(() -> new IllegalStateException("module " + node.moduleSlug() + " v" + node.moduleVersion() + " is gone"));
+        List<ClaimedJob.Provider> providerBlocks = new ArrayList<>();
+        JsonNode spec = node.spec();
+        NodeSpecs.providerKeys(spec).forEach((local, key) -> {
+            String[] parts = key.split("\\.", 2);
+            ObjectNode configuration = resolved.providers().getOrDefault(local, json.createObjectNode()).deepCopy();
+            providers.secretsFor(job.orgId(), parts[0], parts[1]).forEach(configuration::put);
+            JsonNode provider = spec.path("providers").path(local).path("provider");
+            providerBlocks.add(new ClaimedJob.Provider(local, provider.path("source").asText(),
+                    provider.path("versionConstraint").isTextual() ? provider.path("versionConstraint").asText() : null, configuration));
+        });
+        // every output the module declares is reported (and stored, and shown); where its code was not read,
+        // the outputs its resource type declares
+        ModuleService.ModuleSource source = module.source();
+        List<String> outputs = module.declaredOutputs()
+                .orElseGet(() -> resourceTypes.outputSchema(job.orgId(), node.identity().type())
+                        .map(OutputSchema::declaredOutputs).orElse(List.of()));
+        ResourceIdentity identity = node.identity();
+        String address = baseUri.resolve("/api/state/v1/" + environment.id() + "/" + identity.type() + "/"
+                + identity.resourceClass() + "/" + identity.id()).toString();
+        return new ClaimedJob(job.id(), job.deploymentId(), job.attempt(), node.operation().wireName(),
+                new ClaimedJob.Resource(identity.type(), identity.resourceClass(), identity.id()),
+                new ClaimedJob.Environment(org, environment.project(), environment.env(), environment.envType()),
+                new ClaimedJob.Module(node.moduleSlug(), node.moduleVersion(), source.moduleSource(), source.moduleSourceCode()),
+                resolved.inputs(), resolved.sensitiveInputs(), providerBlocks, outputs,
+                new ClaimedJob.State(address, address, address, job.id().toString(), token),
+                settings.lease().toSeconds(), settings.heartbeatInterval().toSeconds());
+    }
+
+    /** Extends a job's lease; the reply says whether it was cancelled meanwhile. */
+    @Transactional
+    public HeartbeatReply heartbeat(RunnerCaller runner, UUID jobId) {
+        Job job = ownJob(runner, jobId, true);
+        Instant now = clock.instant();
+        if (!job.holdsLease(now)) {
+            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " lost its lease (" + job.status().wireName()
+                    + "); stop working on it");
+        }
+        job.heartbeat(now.plus(settings.lease()), now);
+        runners.touch(runner.runnerId());
+        Deployment deployment = deployments.findById(job.deploymentId());
+        return new HeartbeatReply(deployment.cancelRequested(), job.leaseExpiresAt());
+    }
+
+    /** Stores a batch of log lines with every known secret value of the job masked. */
+    @Transactional
+    public void appendLogs(RunnerCaller runner, UUID jobId, LogBatch batch) {
+        Job job = ownJob(runner, jobId, false);
+        DeploymentNode node = nodes.findById(job.nodeId());
+        Set<String> secrets = secretValues(job, node);
+        var lines = json.createArrayNode();
+        for (LogBatch.Line line : batch.lines()) {
+            ObjectNode stored = lines.addObject();
+            stored.put("time", (line.time() == null ? clock.instant() : line.time()).toString());
+            stored.put("level", line.level() == null ? "info" : line.level());
+            if (line.type() != null) {
+                stored.put("type", line.type());
+            }
+            stored.put("message", mask(line.message(), secrets));
+        }
+        logs.store(job.deploymentId(), job.nodeId(), job.id(), batch.batch(), lines.toString(), clock.instant());
+    }
+
+    /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
+    @Transactional
+    public Optional<DeploymentEngine.Ended> complete(RunnerCaller runner, UUID jobId, JobResult result) {
+        Job job = ownJob(runner, jobId, true);
+        if (job.status() == JobStatus.DONE || job.status() == JobStatus.CANCELLED) {
+            return Optional.empty();
+        }
+        if (job.status() != JobStatus.RUNNING) {
+            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " is " + job.status().wireName()
+                    + "; its result is refused");
+        }
+        if (!job.holdsLease(clock.instant())) {
+            // the sweeper may not have seen it yet: the lease decides, not when the sweeper runs
+            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " lost its lease at " + job.leaseExpiresAt()
+                    + "; its result is refused");
+        }
+        DeploymentNode node = nodes.findById(job.nodeId());
+        ObjectNode outputs = json.createObjectNode();
+        Set<String> sensitive = new TreeSet<>();
+        if (result.outputs() != null) {
+            result.outputs().forEach((name, output) -> {
+                outputs.set(name, output.value() == null ? json.nullNode() : output.value());
+                if (output.sensitive()) {
+                    sensitive.add(name);
+                }
+            });
+        }
+        NodeStatus status = switch (result.status()) {
+            case "succeeded" -> NodeStatus.SUCCEEDED;
+            case "cancelled" -> NodeStatus.CANCELLED;
+            default -> NodeStatus.FAILED;
+        };
+        String error = result.error() == null ? null
+                : mask(result.error().summary() + (result.error().detail() == null || result.error().detail().isBlank()
+                ? "" : ": " + result.error().detail()), secretValues(job, node));
+        if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY) {
+            Optional<OutputSchema> schema = resourceTypes.outputSchema(job.orgId(), node.identity().type());
+            if (schema.isPresent()) {
+                // the schema validates what it declares; other outputs of the module are kept as they are
+                List<OutputSchema.Violation> violations = schema.get().validate(schema.get().declaredPart(outputs));
+                if (!violations.isEmpty()) {
+                    status = NodeStatus.FAILED;
+                    error = "the module's outputs do not match resource type `" + node.identity().type() + "`: "
+                            + String.join("; ", violations.stream().map(OutputSchema.Violation::toString).toList());
+                }
+            }
+        }
+        JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
+        JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
+        return engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
+    }
+
+    /** A job of this runner; another runner's (or another organization's) job does not exist for it. */
+    private Job ownJob(RunnerCaller runner, UUID jobId, boolean lock) {
+        Optional<Job> job = lock ? jobs.lock(jobId) : Optional.ofNullable(jobs.findById(jobId));
+        return job.filter(j -> j.runnerId().equals(runner.runnerId()))
+                .orElseThrow(() -> PlatformException.notFound("job `" + jobId + "`"));
+    }
+
+    /** Every value of the job that must not reach a log: sensitive inputs, provider secrets, sensitive provider fields. */
+    private Set<String> secretValues(Job job, DeploymentNode node) {
+        Set<String> values = new HashSet<>();
+        if (node.sealedResolved() == null) {
+            return values;
+        }
+        ResolvedNode resolved = resolver.read(resolver.open(node));
+        for (String name : resolved.sensitiveInputs()) {
+            collect(resolved.inputs().get(name), values);
+        }
+        for (String field : resolved.sensitiveProviderFields()) {
+            String[] parts = field.split("\\.", 2);
+            ObjectNode configuration = resolved.providers().get(parts[0]);
+            if (configuration != null) {
+                collect(configuration.get(parts[1]), values);
+            }
+        }
+        NodeSpecs.providerKeys(node.spec()).values().forEach(key -> {
+            String[] parts = key.split("\\.", 2);
+            values.addAll(providers.secretsFor(job.orgId(), parts[0], parts[1]).values());
+        });
+        values.removeIf(v -> v == null || v.length() < SHORTEST_MASKED);
+        return values;
+    }
+
+    private static void collect(JsonNode value, Set<String> into) {
+        if (value == null || value.isNull()) {
+            return;
+        }
+        if (value.isValueNode()) {
+            into.add(value.asText());
+        } else {
+            value.forEach(child -> collect(child, into));
+        }
+    }
+
+    static String mask(String text, Set<String> secrets) {
+        if (text == null) {
+            return null;
+        }
+        String masked = text;
+        for (String secret : secrets.stream().sorted((a, b) -> b.length() - a.length()).toList()) {
+            masked = masked.replace(secret, "***");
+        }
+        return masked;
+    }
+
+    /**
+     * What a job's state credentials open: the state of its node's resource in its environment, while
+     * its lease lives. Empty for unknown or wrong credentials.
+     */
+    @Transactional
+    @Override
+    public Optional<StateAccess> access(String jobId, String token) {
+        if (token == null || jobId == null) {
+            return Optional.empty();
+        }
+        return jobs.byTokenHash(hash(token)).filter(job -> job.id().toString().equals(jobId)).map(job -> {
+            DeploymentNode node = nodes.findById(job.nodeId());
+            Deployment deployment = deployments.findById(job.deploymentId());
+            return new StateAccess(job.id(), deployment.environmentId(), node.identity(), job.holdsLease(clock.instant()));
+        });
+    }
+
+    static String newToken() {
+        byte[] secret = new byte[32];
+        RANDOM.nextBytes(secret);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    }
+
+    static byte[] hash(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

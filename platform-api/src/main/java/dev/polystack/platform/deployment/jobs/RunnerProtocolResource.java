@@ -1,0 +1,157 @@
+package dev.polystack.platform.deployment.jobs;
+
+import dev.polystack.platform.common.web.Durations;
+import dev.polystack.platform.common.web.LongPoll;
+import dev.polystack.platform.deployment.logs.LogBatch;
+import dev.polystack.platform.deployment.model.Deployment;
+import dev.polystack.platform.deployment.scheduling.Advancer;
+import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
+import dev.polystack.platform.deployment.scheduling.EngineSettings;
+import dev.polystack.platform.deployment.scheduling.Notifications;
+import dev.polystack.platform.runner.RunnerCaller;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The pull protocol of runner agents. Every request carries a short-lived EdDSA JWT signed with the
+ * runner's private key ({@code Authorization: Bearer ...}).
+ */
+@Path("/api/runner/v1")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(RunnerCaller.ROLE)
+@Tag(name = "Runner protocol")
+public class RunnerProtocolResource {
+
+    private static final Logger LOG = Logger.getLogger(RunnerProtocolResource.class);
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    Advancer advancer;
+
+    @Inject
+    JobService jobService;
+
+    @Inject
+    Notifications notifications;
+
+    @Inject
+    EngineSettings settings;
+
+    @POST
+    @Path("/claim")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most the heartbeat interval, 15 s) for a job;"
+            + " 204 when none came")
+    @APIResponse(responseCode = "200", description = "A job", content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
+    @APIResponse(responseCode = "204", description = "No job within the wait")
+    public Uni<Response> claim(@QueryParam("wait") String wait, @Context UriInfo uriInfo) {
+        RunnerCaller runner = identity.getAttribute(RunnerCaller.ATTRIBUTE);
+        // an idle runner's claim is its heartbeat: it waits no longer than the heartbeat interval (a longer wait
+        // is shortened, not refused), so that a runner not heard from for two intervals can be shown offline
+        Duration longest = settings.maxClaimWait().compareTo(settings.heartbeatInterval()) < 0 ? settings.maxClaimWait()
+                : settings.heartbeatInterval();
+        Duration asked = Durations.parse(wait, longest, settings.maxClaimWait(), "wait");
+        Duration timeout = asked.compareTo(longest) < 0 ? asked : longest;
+        URI base = uriInfo.getBaseUri();
+        String key = runner.runnerId().toString();
+        LongPoll.Waiter waiter = new LongPoll.Waiter() {
+            @Override
+            public CompletableFuture<Void> register() {
+                return notifications.await(Notifications.JOBS, key);
+            }
+
+            @Override
+            public void unregister(CompletableFuture<Void> future) {
+                notifications.forget(Notifications.JOBS, key, future);
+            }
+        };
+        return LongPoll.until(() -> claimed(runner, base), waiter, timeout)
+                .map(job -> job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build()));
+    }
+
+
+    /** A claim, once committed; deployments whose nodes it failed (inputs that could not be resolved) advance before it answers. */
+    private Optional<ClaimedJob> claimed(RunnerCaller runner, URI base) {
+        JobService.Claim claim = jobService.tryClaim(runner, base);
+        claim.failed().forEach(this::advanced);
+        return claim.job();
+    }
+
+    /** Waits for the advance after a node ended, but not for ever: the sweeper advances the deployment anyway. */
+    private void advanced(DeploymentEngine.Ended ended) {
+        try {
+            advancer.advanceSoon(ended.deploymentId(), ended.nodeId()).get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOG.warnf("Deployment %s did not advance within 30 s after node %s ended; the sweeper continues it", ended.deploymentId(),
+                    ended.nodeId());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @POST
+    @Path("/jobs/{job_id}/heartbeat")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(operationId = "heartbeatJob", summary = "Extend the job's lease; the reply says whether it was cancelled")
+    public HeartbeatReply heartbeat(@PathParam("job_id") UUID jobId) {
+        return jobService.heartbeat(runner(), jobId);
+    }
+
+    @POST
+    @Path("/jobs/{job_id}/logs")
+    @Operation(operationId = "appendJobLogs", summary = "Send a numbered batch of log lines (idempotent)")
+    public Response logs(@PathParam("job_id") UUID jobId, @Valid @NotNull LogBatch batch) {
+        jobService.appendLogs(runner(), jobId, batch);
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/jobs/{job_id}/result")
+    @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent)")
+    public Response result(@PathParam("job_id") UUID jobId, @Valid @NotNull JobResult result) {
+        Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner(), jobId, result);
+        // the result is committed; the deployment moves on in an advance shared with the results that
+        // came in meanwhile. The answer waits for it (so that what depends on this job is queued when the
+        // runner hears back), but not for ever: the sweeper advances the deployment anyway
+        recorded.ifPresent(this::advanced);
+        return Response.noContent().build();
+    }
+
+    private RunnerCaller runner() {
+        return identity.getAttribute(RunnerCaller.ATTRIBUTE);
+    }
+}

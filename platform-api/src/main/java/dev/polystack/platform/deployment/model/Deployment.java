@@ -1,0 +1,196 @@
+package dev.polystack.platform.deployment.model;
+
+import dev.polystack.platform.common.VersionedEntity;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** One run of an environment's resources through OpenTofu: plan, deploy, destroy or rollback. */
+@Entity
+@Table(name = "deployment")
+public class Deployment extends VersionedEntity {
+
+    @Column(name = "org_id", nullable = false, updatable = false)
+    private UUID orgId;
+
+    @Column(name = "environment_id", nullable = false, updatable = false)
+    private UUID environmentId;
+
+    @Column(nullable = false, updatable = false)
+    private String mode;
+
+    @Convert(converter = DeploymentStatus.Converter.class)
+    @Column(nullable = false)
+    private DeploymentStatus status;
+
+    @Column(name = "manifest_number", updatable = false)
+    private Integer manifestNumber;
+
+    @Column(name = "rollback_of", updatable = false)
+    private UUID rollbackOf;
+
+    @Column(nullable = false, updatable = false)
+    private boolean force;
+
+    @Column(name = "cancel_requested", nullable = false)
+    private boolean cancelRequested;
+
+    @Column(name = "delete_environment", nullable = false, updatable = false)
+    private boolean deleteEnvironment;
+
+    @Column(name = "idempotency_key", updatable = false)
+    private String idempotencyKey;
+
+    @Column(name = "created_by", updatable = false)
+    private UUID createdBy;
+
+    @Column(name = "created_by_name", updatable = false)
+    private String createdByName;
+
+    private String error;
+
+    @Column(name = "allow_destroy", nullable = false)
+    private boolean allowDestroy;
+
+    @Column(name = "stalled_reason")
+    private String stalledReason;
+
+    @Column(name = "stalled_at")
+    private Instant stalledAt;
+
+    @Column(name = "started_at")
+    private Instant startedAt;
+
+    @Column(name = "finished_at")
+    private Instant finishedAt;
+
+    protected Deployment() {
+    }
+
+    public Deployment(UUID orgId, UUID environmentId, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf, boolean force,
+               boolean deleteEnvironment, String idempotencyKey, UUID createdBy, String createdByName, Instant now) {
+        super(now);
+        this.deleteEnvironment = deleteEnvironment;
+        this.orgId = orgId;
+        this.environmentId = environmentId;
+        this.mode = mode.wireName();
+        this.status = DeploymentStatus.QUEUED;
+        this.manifestNumber = manifestNumber;
+        this.rollbackOf = rollbackOf;
+        this.force = force;
+        this.idempotencyKey = idempotencyKey;
+        this.createdBy = createdBy;
+        this.createdByName = createdByName;
+    }
+
+    public UUID orgId() {
+        return orgId;
+    }
+
+    public UUID environmentId() {
+        return environmentId;
+    }
+
+    public DeploymentMode mode() {
+        return DeploymentMode.fromWire(mode);
+    }
+
+    public DeploymentStatus status() {
+        return status;
+    }
+
+    public Integer manifestNumber() {
+        return manifestNumber;
+    }
+
+    public UUID rollbackOf() {
+        return rollbackOf;
+    }
+
+    public boolean force() {
+        return force;
+    }
+
+    public boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** Whether the environment is deleted when this (destroy) deployment succeeds. */
+    public boolean deletesEnvironment() {
+        return deleteEnvironment;
+    }
+
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public String createdByName() {
+        return createdByName;
+    }
+
+    public String error() {
+        return error;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public Instant finishedAt() {
+        return finishedAt;
+    }
+
+    /** A rollback: whether it may destroy live resources that its target did not have. */
+    public boolean allowDestroy() {
+        return allowDestroy;
+    }
+
+    public void allowDestroying() {
+        this.allowDestroy = true;
+    }
+
+    /** Why it cannot advance, while it cannot; null otherwise. */
+    public String stalledReason() {
+        return stalledReason;
+    }
+
+    public Instant stalledAt() {
+        return stalledAt;
+    }
+
+    /** An advance went through: whatever stalled it is over. */
+    public void advanced() {
+        if (stalledReason != null) {
+            stalledReason = null;
+            stalledAt = null;
+        }
+    }
+
+    public void start(Instant now) {
+        moveTo(DeploymentStatus.RUNNING, now);
+        startedAt = now;
+    }
+
+    public void requestCancel(Instant now) {
+        cancelRequested = true;
+        touch(now);
+    }
+
+    public void finish(DeploymentStatus outcome, String error, Instant now) {
+        moveTo(outcome, now);
+        this.error = error;
+        finishedAt = now;
+    }
+
+    private void moveTo(DeploymentStatus next, Instant now) {
+        if (!status.canMoveTo(next)) {
+            throw new IllegalTransitionException("deployment " + id(), status.wireName(), next.wireName());
+        }
+        status = next;
+        touch(now);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.polystack.platform.deployment.model;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@ApplicationScoped
+public class DeploymentRepository implements PanacheRepositoryBase<Deployment, UUID> {
+
+    /**
+     * A deployment's environment, and whether it has ended, read without loading the entity: locking an
+     * entity this transaction already loaded fails when another transaction changed it in between.
+     */
+    public Optional<Object[]> environmentAndStatus(UUID id) {
+        return getEntityManager().createQuery("select d.environmentId, d.status from Deployment d where d.id = ?1", Object[].class)
+                .setParameter(1, id).getResultStream().findFirst();
+    }
+
+    public Deployment lock(UUID id) {
+        return getEntityManager().find(Deployment.class, id, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    public Optional<Deployment> find(UUID environmentId, UUID id) {
+        return find("environmentId = ?1 and id = ?2", environmentId, id).firstResultOptional();
+    }
+
+    /** The deployment of an environment that runs now, or else the oldest queued one. */
+    /** Records why a deployment cannot advance (in its own transaction: the advance that failed rolled back). */
+    public void markStalled(UUID deploymentId, String reason, Instant now) {
+        getEntityManager().createNativeQuery("update deployment set stalled_reason = ?1, stalled_at = coalesce(stalled_at, ?2) where id = ?3")
+                .setParameter(1, reason).setParameter(2, now).setParameter(3, deploymentId).executeUpdate();
+    }
+
+    public Optional<Deployment> head(UUID environmentId) {
+        return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
+                List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).firstResultOptional()
+                .map(first -> find("environmentId = ?1 and status = ?2", environmentId, DeploymentStatus.RUNNING)
+                        .firstResultOptional().orElse(first));
+    }
+
+    public Optional<Deployment> byIdempotencyKey(UUID environmentId, String key, Instant notBefore) {
+        return find("environmentId = ?1 and idempotencyKey = ?2 and createdAt >= ?3", environmentId, key, notBefore)
+                .firstResultOptional();
+    }
+
+    /** Newest first; the sort key is "createdAt|id". */
+    public List<Deployment> page(UUID environmentId, Instant before, UUID beforeId, int limit) {
+        if (before == null) {
+            return find("environmentId = ?1 order by createdAt desc, id desc", environmentId).page(0, limit + 1).list();
+        }
+        return find("environmentId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                environmentId, before, beforeId).page(0, limit + 1).list();
+    }
+
+    public List<UUID> unfinished(int limit) {
+        return getEntityManager().createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
+                .setParameter(1, List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING)).setMaxResults(limit).getResultList();
+    }
+}

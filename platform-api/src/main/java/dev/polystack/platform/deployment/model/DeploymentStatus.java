@@ -1,0 +1,69 @@
+package dev.polystack.platform.deployment.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import jakarta.persistence.AttributeConverter;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/** queued → running → succeeded | failed | cancelled (a queued deployment may also be cancelled). */
+public enum DeploymentStatus {
+    QUEUED("queued"),
+    RUNNING("running"),
+    SUCCEEDED("succeeded"),
+    FAILED("failed"),
+    CANCELLED("cancelled");
+
+    private static final Map<DeploymentStatus, Set<DeploymentStatus>> NEXT = new EnumMap<>(DeploymentStatus.class);
+
+    static {
+        NEXT.put(QUEUED, EnumSet.of(RUNNING, CANCELLED));
+        NEXT.put(RUNNING, EnumSet.of(SUCCEEDED, FAILED, CANCELLED));
+        NEXT.put(SUCCEEDED, EnumSet.noneOf(DeploymentStatus.class));
+        NEXT.put(FAILED, EnumSet.noneOf(DeploymentStatus.class));
+        NEXT.put(CANCELLED, EnumSet.noneOf(DeploymentStatus.class));
+    }
+
+    private final String wireName;
+
+    DeploymentStatus(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public boolean isTerminal() {
+        return NEXT.get(this).isEmpty();
+    }
+
+    public boolean canMoveTo(DeploymentStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    static DeploymentStatus fromWire(String value) {
+        for (DeploymentStatus status : values()) {
+            if (status.wireName.equals(value)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException(value);
+    }
+
+    @jakarta.persistence.Converter
+    public static class Converter implements AttributeConverter<DeploymentStatus, String> {
+        @Override
+        public String convertToDatabaseColumn(DeploymentStatus status) {
+            return status.wireName;
+        }
+
+        @Override
+        public DeploymentStatus convertToEntityAttribute(String value) {
+            return fromWire(value);
+        }
+    }
+}

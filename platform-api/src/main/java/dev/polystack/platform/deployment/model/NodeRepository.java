@@ -1,0 +1,172 @@
+package dev.polystack.platform.deployment.model;
+
+import dev.polystack.rules.ResourceIdentity;
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import org.hibernate.Session;
+
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+@ApplicationScoped
+public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
+
+    public List<DeploymentNode> of(UUID deploymentId) {
+        return list("deploymentId = ?1 order by resId, resType, resClass", deploymentId);
+    }
+
+    /** The identities of a deployment's nodes of one operation. */
+    public Set<ResourceIdentity> identities(UUID deploymentId, NodeOperation operation) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select res_type, res_class, res_id from deployment_node where deployment_id = ?1 and operation = ?2")
+                .setParameter(1, deploymentId).setParameter(2, operation.wireName()).getResultList();
+        Set<ResourceIdentity> identities = new HashSet<>();
+        rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
+        return identities;
+    }
+
+    /**
+     * Status and operation of every node of a deployment, without loading the nodes themselves (their
+     * specs and resolved inputs): what deciding the next step needs, cheap enough for every job end.
+     * Flushes first, so that changes made in this transaction are seen.
+     */
+    public List<NodeState> states(UUID deploymentId) {
+        getEntityManager().flush();
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select id, status, operation from deployment_node where deployment_id = ?1 order by res_id, res_type, res_class")
+                .setParameter(1, deploymentId).getResultList();
+        List<NodeState> states = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            states.add(new NodeState((UUID) row[0], NodeStatus.fromWire((String) row[1]), NodeOperation.fromWire((String) row[2])));
+        }
+        return states;
+    }
+
+    /** A node's place in the graph and its status, which the engine updates as it acts on the node. */
+    public static final class NodeState {
+        public final UUID id;
+        public final NodeOperation operation;
+        public NodeStatus status;
+
+        NodeState(UUID id, NodeStatus status, NodeOperation operation) {
+            this.id = id;
+            this.status = status;
+            this.operation = operation;
+        }
+    }
+
+    /** The dependencies of a plan node whose plan shows a change (anything added, changed or destroyed). */
+    public Set<ResourceIdentity> dependenciesWithPlannedChanges(UUID deploymentId, UUID nodeId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select n.res_type, n.res_class, n.res_id from deployment_edge e join deployment_node n on n.id = e.to_node"
+                                + " where e.deployment_id = ?1 and e.from_node = ?2 and (n.plan_summary is null"
+                                + " or coalesce((n.plan_summary->>'add')::int, 0) + coalesce((n.plan_summary->>'change')::int, 0)"
+                                + " + coalesce((n.plan_summary->>'destroy')::int, 0) > 0)")
+                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+        Set<ResourceIdentity> identities = new HashSet<>();
+        rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
+        return identities;
+    }
+
+    /** What a node depends on, as identities and aliases, in the order of the edges. */
+    public List<Object[]> dependencyIdentities(UUID deploymentId, UUID nodeId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
+                                + " where e.deployment_id = ?1 and e.from_node = ?2 order by e.to_node, e.alias")
+                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+        return rows;
+    }
+
+    /** The status of each of these nodes. */
+    public Map<UUID, NodeStatus> statuses(Collection<UUID> ids) {
+        getEntityManager().flush();
+        Map<UUID, NodeStatus> statuses = new HashMap<>();
+        if (ids.isEmpty()) {
+            return statuses;
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery("select id, status from deployment_node where id = any(?1)")
+                .setParameter(1, ids.toArray(new UUID[0])).getResultList();
+        rows.forEach(row -> statuses.put((UUID) row[0], NodeStatus.fromWire((String) row[1])));
+        return statuses;
+    }
+
+    /** These nodes, in one query, in the order of their resource ids. */
+    public List<DeploymentNode> byIds(Collection<UUID> ids) {
+        return ids.isEmpty() ? List.of() : list("id in ?1 order by resId, resType, resClass", List.copyOf(ids));
+    }
+
+    /** How many nodes of a deployment have not ended. */
+    public long unfinished(UUID deploymentId) {
+        return ((Number) getEntityManager().createNativeQuery("select count(*) from deployment_node where deployment_id = ?1"
+                        + " and status in ('pending', 'queued', 'running')").setParameter(1, deploymentId).getSingleResult()).longValue();
+    }
+
+    public DeploymentNode lock(UUID id) {
+        return getEntityManager().find(DeploymentNode.class, id, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /**
+     * Adds a deployment's edges in one JDBC batch, after one flush of the nodes they join. (A native
+     * insert per edge made Hibernate flush, and so dirty-check every node, once per edge.)
+     */
+    public void addEdges(UUID deploymentId, List<Edge> edges) {
+        getEntityManager().flush();
+        if (edges.isEmpty()) {
+            return;
+        }
+        getEntityManager().unwrap(Session.class).doWork(connection -> {
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "insert into deployment_edge (deployment_id, from_node, to_node, alias) values (?, ?, ?, ?) on conflict do nothing")) {
+                for (Edge edge : edges) {
+                    insert.setObject(1, deploymentId);
+                    insert.setObject(2, edge.from());
+                    insert.setObject(3, edge.to());
+                    insert.setString(4, edge.alias());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        });
+    }
+
+    /** Edges of a deployment: dependent → dependency, with the alias. */
+    public List<Edge> edges(UUID deploymentId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = getEntityManager().createNativeQuery(
+                        "select from_node, to_node, alias from deployment_edge where deployment_id = ?1 order by from_node, to_node, alias")
+                .setParameter(1, deploymentId).getResultList();
+        List<Edge> edges = new ArrayList<>();
+        for (Object[] row : rows) {
+            edges.add(new Edge((UUID) row[0], (UUID) row[1], (String) row[2]));
+        }
+        return edges;
+    }
+
+    public record Edge(UUID from, UUID to, String alias) {
+    }
+
+    static Map<UUID, Set<UUID>> dependencies(List<Edge> edges) {
+        Map<UUID, Set<UUID>> map = new HashMap<>();
+        edges.forEach(e -> map.computeIfAbsent(e.from(), k -> new HashSet<>()).add(e.to()));
+        return map;
+    }
+
+    static Map<ResourceIdentity, DeploymentNode> byIdentity(List<DeploymentNode> nodes) {
+        Map<ResourceIdentity, DeploymentNode> map = new HashMap<>();
+        nodes.forEach(n -> map.put(n.identity(), n));
+        return map;
+    }
+}

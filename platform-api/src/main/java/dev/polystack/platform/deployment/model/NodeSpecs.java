@@ -1,0 +1,67 @@
+package dev.polystack.platform.deployment.model;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.rules.graph.GraphNode;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A node's spec as stored: the rules engine's {@link GraphNode} (module version with its inputs,
+ * params, dependencies, provider bindings) in JSON, so that a deployment can be resolved, shown and
+ * rolled back to without the configuration it was made from.
+ */
+public final class NodeSpecs {
+
+    /** Its own mapper: the stored format must not change with the API's JSON settings. */
+    private static final ObjectMapper SPEC = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private NodeSpecs() {
+    }
+
+    public static JsonNode write(GraphNode node) {
+        return SPEC.valueToTree(node);
+    }
+
+    static GraphNode read(ObjectMapper ignored, JsonNode spec) {
+        try {
+            return SPEC.treeToValue(spec, GraphNode.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored node spec cannot be read: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Provider local name → {@code type.id} of a spec. */
+    public static Map<String, String> providerKeys(JsonNode spec) {
+        Map<String, String> keys = new TreeMap<>();
+        spec.path("providers").fields().forEachRemaining(e -> {
+            JsonNode provider = e.getValue().path("provider");
+            keys.put(e.getKey(), provider.path("type").asText() + "." + provider.path("id").asText());
+        });
+        return keys;
+    }
+
+    /** Each provider's source and version constraint by local name, for the digest. */
+    static ObjectNode providerSources(JsonNode spec) {
+        var sources = JsonNodeFactory.instance.objectNode();
+        new TreeMap<String, JsonNode>(providerBlocks(spec)).forEach((local, provider) -> sources.putObject(local)
+                .put("source", provider.path("source").asText()).put("version", provider.path("versionConstraint").asText("")));
+        return sources;
+    }
+
+    private static Map<String, JsonNode> providerBlocks(JsonNode spec) {
+        Map<String, JsonNode> blocks = new TreeMap<>();
+        spec.path("providers").fields().forEachRemaining(e -> blocks.put(e.getKey(), e.getValue().path("provider")));
+        return blocks;
+    }
+
+    /** The resource type's name of a spec's module, and its source-relevant fields. */
+    static String moduleId(JsonNode spec) {
+        return spec.path("module").path("id").asText(null);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.polystack.platform.deployment.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import jakarta.persistence.AttributeConverter;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * pending → queued → running → succeeded | failed | cancelled; a pending node may also end as
+ * skipped (a dependency did not succeed), unchanged (nothing to do), failed (its inputs could not be
+ * resolved), cancelled, or succeeded (a destroy whose resource is already gone, action no-op). A node
+ * whose runner was lost may go back to queued for another attempt.
+ */
+public enum NodeStatus {
+    PENDING("pending"),
+    QUEUED("queued"),
+    RUNNING("running"),
+    SUCCEEDED("succeeded"),
+    FAILED("failed"),
+    SKIPPED("skipped"),
+    CANCELLED("cancelled"),
+    UNCHANGED("unchanged");
+
+    private static final Map<NodeStatus, Set<NodeStatus>> NEXT = new EnumMap<>(NodeStatus.class);
+
+    static {
+        NEXT.put(PENDING, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED, SUCCEEDED));
+        NEXT.put(QUEUED, EnumSet.of(RUNNING, SUCCEEDED, FAILED, CANCELLED));
+        NEXT.put(RUNNING, EnumSet.of(QUEUED, SUCCEEDED, FAILED, CANCELLED));
+        for (NodeStatus terminal : EnumSet.of(SUCCEEDED, FAILED, SKIPPED, CANCELLED, UNCHANGED)) {
+            NEXT.put(terminal, EnumSet.noneOf(NodeStatus.class));
+        }
+    }
+
+    private final String wireName;
+
+    NodeStatus(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public boolean isTerminal() {
+        return NEXT.get(this).isEmpty();
+    }
+
+    /** Whether dependents may run after a dependency ended this way. */
+    public boolean letsDependentsRun() {
+        return this == SUCCEEDED || this == UNCHANGED;
+    }
+
+    public boolean canMoveTo(NodeStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    static NodeStatus fromWire(String value) {
+        for (NodeStatus status : values()) {
+            if (status.wireName.equals(value)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException(value);
+    }
+
+    @jakarta.persistence.Converter
+    public static class Converter implements AttributeConverter<NodeStatus, String> {
+        @Override
+        public String convertToDatabaseColumn(NodeStatus status) {
+            return status.wireName;
+        }
+
+        @Override
+        public NodeStatus convertToEntityAttribute(String value) {
+            return fromWire(value);
+        }
+    }
+}

@@ -1,0 +1,622 @@
+package dev.polystack.platform.deployment.scheduling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.deployment.logs.LogService;
+import dev.polystack.platform.deployment.model.Deployment;
+import dev.polystack.platform.deployment.model.DeploymentNode;
+import dev.polystack.platform.deployment.model.DeploymentRepository;
+import dev.polystack.platform.deployment.model.DeploymentStatus;
+import dev.polystack.platform.deployment.model.EnvironmentRecords;
+import dev.polystack.platform.deployment.model.IllegalTransitionException;
+import dev.polystack.platform.deployment.model.Job;
+import dev.polystack.platform.deployment.model.JobOutcome;
+import dev.polystack.platform.deployment.model.JobRepository;
+import dev.polystack.platform.deployment.model.JobStatus;
+import dev.polystack.platform.deployment.model.NodeOperation;
+import dev.polystack.platform.deployment.model.NodeRepository;
+import dev.polystack.platform.deployment.model.NodeResolver;
+import dev.polystack.platform.deployment.model.NodeStatus;
+import dev.polystack.platform.deployment.model.ResolvedNode;
+import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.organization.OrganizationService;
+import dev.polystack.platform.resource.ActiveResource;
+import dev.polystack.platform.resource.ActiveResourceService;
+import dev.polystack.platform.resource.Provisioned;
+import dev.polystack.platform.resource.ResourceDependency;
+import dev.polystack.platform.state.StateService;
+import dev.polystack.rules.ResourceIdentity;
+import dev.polystack.rules.RulesException;
+import dev.polystack.rules.graph.Resolution;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Drives deployments forward. Stateless: every step reads the facts from PostgreSQL and writes the
+ * next ones in the same transaction, so any replica can advance any deployment and a restart loses
+ * nothing. {@link #advance} runs under the locks of the environment's and the deployment's rows; it
+ * is called when a deployment is created, after job results ({@link Advancer}, which shares one
+ * advance between the results that arrive together), and by the sweeper. A job result itself
+ * ({@link #jobEnded}) locks only its job and node.
+ *
+ * <p>Lock order, everywhere: environment → deployment → job → node; a subset keeps that order (job
+ * results: job → node; claims: runner → job → node).
+ */
+@ApplicationScoped
+public class DeploymentEngine {
+
+    private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
+
+    private final Map<UUID, Graph> graphs = new ConcurrentHashMap<>();
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    NodeRepository nodes;
+
+    @Inject
+    JobRepository jobs;
+
+    @Inject
+    EnvironmentService environments;
+
+    @Inject
+    OrganizationService organizations;
+
+    @Inject
+    ActiveResourceService activeResources;
+
+    @Inject
+    Notifications notifications;
+
+    @Inject
+    LogService logs;
+
+    @Inject
+    Removals removals;
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    EngineDiagnostics diagnostics;
+
+    private Counter advanceFailures;
+    private Counter leaseExpiries;
+    private Timer advanceDuration;
+
+    @jakarta.annotation.PostConstruct
+    void registerMetrics() {
+        advanceFailures = Counter.builder("polystack.engine.advance.failures")
+                .description("Advances of a deployment that failed (the deployment is marked stalled and retried)").register(meters);
+        leaseExpiries = Counter.builder("polystack.jobs.lease.expiries")
+                .description("Jobs whose runner was lost: no heartbeat before the lease expired").register(meters);
+        advanceDuration = Timer.builder("polystack.engine.advance.duration")
+                .description("How long one advance of a deployment took").publishPercentileHistogram().register(meters);
+    }
+
+    /** Counts a deployment that ended, by how it ended. */
+    private void countFinished(Deployment deployment) {
+        meters.counter("polystack.deployments.finished", "status", deployment.status().wireName(), "mode", deployment.mode().wireName())
+                .increment();
+    }
+
+    @Inject
+    NodeResolver resolver;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    EngineSettings settings;
+
+    @Inject
+    EnvironmentRecords environmentRecords;
+
+    @Inject
+    StateService states;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * Moves a deployment as far as the facts allow (start it, skip, dispatch, finish), and when it finished,
+     * starts the next one of its environment. Each deployment advances in its own transaction, so that one
+     * that cannot advance never holds back the one before it. Never throws: a failure is logged with a
+     * reference, counted, and recorded on the deployment as the reason it is stalled; the sweeper retries.
+     * Call outside a transaction.
+     */
+    public void advance(UUID deploymentId) {
+        advance(deploymentId, null);
+    }
+
+    /**
+     * The same, after the nodes {@code ended} ended: only their dependents are looked at (null: every node).
+     * The deployments started after it are walked whole.
+     */
+    public void advance(UUID deploymentId, Set<UUID> ended) {
+        UUID current = deploymentId;
+        Set<UUID> endedNow = ended;
+        while (current != null) {
+            UUID id = current;
+            Set<UUID> nodesEnded = endedNow;
+            Timer.Sample timing = Timer.start(meters);
+            try {
+                current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id, nodesEnded)).orElse(null);
+                timing.stop(advanceDuration);
+            } catch (RuntimeException e) {
+                stalled(id, e);
+                return;
+            }
+            endedNow = null;
+        }
+    }
+
+    /** Advances the next deployment when a transaction that finished one has committed. */
+    public void advance(Optional<UUID> next) {
+        next.ifPresent(this::advance);
+    }
+
+    private Optional<UUID> advanceOne(UUID deploymentId, Set<UUID> ended) {
+        Optional<Object[]> unlocked = deployments.environmentAndStatus(deploymentId);
+        if (unlocked.isEmpty() || ((DeploymentStatus) unlocked.get()[1]).isTerminal()) {
+            return Optional.empty();
+        }
+        environments.lock((UUID) unlocked.get()[0]);
+        Deployment deployment = deployments.lock(deploymentId);
+        Optional<UUID> next = advanceLocked(deployment, ended);
+        deployment.advanced();
+        return next;
+    }
+
+    @Inject
+    Shutdown shutdown;
+
+    /** Logs, counts and records why a deployment could not advance; what the API shows says what, not how. */
+    private void stalled(UUID deploymentId, RuntimeException e) {
+        if (shutdown.started()) {
+            // the database and the persistence unit are going away; the deployment advances after the restart
+            LOG.debugf("Advance of deployment %s stopped by the shutdown: %s", deploymentId, e.getMessage());
+            return;
+        }
+        String reference = UUID.randomUUID().toString();
+        advanceFailures.increment();
+        LOG.errorf(e, "Could not advance deployment %s (reference %s); the sweeper retries", deploymentId, reference);
+        // only the engine's own messages are shown; anything else stays in the log, behind the reference
+        String what = e instanceof IllegalTransitionException || e instanceof RulesException ? e.getMessage() : "an unexpected error";
+        String reason = "cannot advance: " + what + " (log reference " + reference + ")";
+        diagnostics.failed(deploymentId, reason, clock.instant());
+        try {
+            QuarkusTransaction.requiringNew().run(() -> deployments.markStalled(deploymentId, reason, clock.instant()));
+        } catch (RuntimeException again) {
+            LOG.warnf("Could not record that deployment %s is stalled: %s", deploymentId, again.getMessage());
+        }
+    }
+
+    /**
+     * The same, for a caller that already holds the environment's and the deployment's locks. Returns the
+     * deployment of the environment to start next when this one finished: the caller advances it once its
+     * transaction has committed ({@link #advance(Optional)}).
+     */
+    public Optional<UUID> advanceLocked(Deployment deployment) {
+        return advanceLocked(deployment, null);
+    }
+
+    private Optional<UUID> advanceLocked(Deployment deployment, Set<UUID> ended) {
+        Instant now = clock.instant();
+        if (deployment.status().isTerminal()) {
+            return Optional.empty();
+        }
+        if (deployment.status() == DeploymentStatus.QUEUED) {
+            Optional<Deployment> head = deployments.head(deployment.environmentId());
+            if (head.isPresent() && !head.get().id().equals(deployment.id())) {
+                return Optional.empty();
+            }
+            if (deployment.cancelRequested()) {
+                deployment.finish(DeploymentStatus.CANCELLED, "cancelled before it started", now);
+                return finished(deployment);
+            }
+            deployment.start(now);
+            graphs.remove(deployment.id());  // an earlier start that did not commit may have left one
+            // what is removed is decided now, from what the environment holds when this deployment starts
+            removals.add(deployment);
+            ended = null;
+        }
+        Step step = new Step(deployment, now);
+        Graph graph = ended == null || deployment.cancelRequested() ? null : graphs.get(deployment.id());
+        boolean walked = graph != null && afterEnded(step, graph, ended);
+        Optional<UUID> next = walked ? Optional.empty() : walk(step);
+        step.wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
+        return next;
+    }
+
+    /** What one advance needs across its nodes, looked up once and only when needed. */
+    private final class Step {
+        final Deployment deployment;
+        final Instant now;
+        final Set<UUID> wake = new HashSet<>();
+        private EnvironmentRef environment;
+        private NodeResolver.Lookups lookups;
+
+        Step(Deployment deployment, Instant now) {
+            this.deployment = deployment;
+            this.now = now;
+        }
+
+        EnvironmentRef environment() {
+            if (environment == null) {
+                environment = environments.reference(deployment.environmentId(), organizationSlug(deployment));
+            }
+            return environment;
+        }
+
+        NodeResolver.Lookups lookups() {
+            if (lookups == null) {
+                lookups = resolver.lookups(deployment.orgId());
+            }
+            return lookups;
+        }
+    }
+
+    /**
+     * Looks only at the dependents of the nodes that ended, and at theirs when some of them end in this
+     * step too (skipped, unchanged). False when the deployment may be done: the whole walk decides that.
+     */
+    private boolean afterEnded(Step step, Graph graph, Set<UUID> ended) {
+        Set<UUID> round = ended;
+        while (!round.isEmpty()) {
+            Set<UUID> candidates = new HashSet<>();
+            round.forEach(id -> candidates.addAll(graph.dependents().getOrDefault(id, Set.of())));
+            if (candidates.isEmpty()) {
+                break;
+            }
+            Set<UUID> involved = new HashSet<>(candidates);
+            candidates.forEach(id -> involved.addAll(graph.waitsFor().getOrDefault(id, Set.of())));
+            Map<UUID, NodeStatus> statuses = nodes.statuses(involved);
+            List<UUID> ready = new ArrayList<>();
+            Map<UUID, UUID> blocked = new HashMap<>();
+            for (UUID candidate : candidates) {
+                if (statuses.get(candidate) != NodeStatus.PENDING) {
+                    continue;
+                }
+                Set<UUID> dependencies = graph.waitsFor().getOrDefault(candidate, Set.of());
+                if (dependencies.stream().anyMatch(id -> !statuses.get(id).isTerminal())) {
+                    continue;
+                }
+                dependencies.stream().filter(id -> !statuses.get(id).letsDependentsRun()).findFirst()
+                        .ifPresentOrElse(blocker -> blocked.put(candidate, blocker), () -> ready.add(candidate));
+            }
+            Set<UUID> endedNow = new HashSet<>();
+            for (DeploymentNode node : nodes.byIds(ready)) {
+                dispatch(step, node);
+                if (node.status().isTerminal()) {
+                    endedNow.add(node.id());
+                }
+            }
+            blocked.forEach((id, blocker) -> {
+                DeploymentNode node = nodes.findById(id);
+                node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker)), null, step.now);
+                endedNow.add(id);
+            });
+            round = endedNow;
+        }
+        return nodes.unfinished(step.deployment.id()) > 0;
+    }
+
+    /** Every node: cancels, skips and dispatches what can go, and finishes the deployment when all ended. */
+    private Optional<UUID> walk(Step step) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
+        if (deployment.cancelRequested()) {
+            for (UUID nodeId : jobs.cancelQueued(deployment.id(), now)) {
+                DeploymentNode node = nodes.lock(nodeId);
+                if (node.status() == NodeStatus.QUEUED) {
+                    node.end(NodeStatus.CANCELLED, "cancelled", null, now);
+                }
+            }
+        }
+        List<NodeRepository.NodeState> all = nodes.states(deployment.id());
+        Graph graph = graphOf(deployment.id(), all);
+        Map<UUID, NodeRepository.NodeState> byId = new HashMap<>();
+        all.forEach(n -> byId.put(n.id, n));
+        boolean progressed = true;
+        while (progressed) {
+            progressed = false;
+            for (NodeRepository.NodeState state : all) {
+                if (state.status != NodeStatus.PENDING) {
+                    continue;
+                }
+                if (deployment.cancelRequested()) {
+                    DeploymentNode node = nodes.findById(state.id);
+                    node.end(NodeStatus.CANCELLED, "cancelled", null, now);
+                    state.status = node.status();
+                    progressed = true;
+                    continue;
+                }
+                Set<UUID> dependencies = graph.waitsFor().getOrDefault(state.id, Set.of());
+                if (dependencies.stream().anyMatch(id -> !byId.get(id).status.isTerminal())) {
+                    continue;
+                }
+                Optional<NodeRepository.NodeState> blocker = dependencies.stream().map(byId::get)
+                        .filter(d -> !d.status.letsDependentsRun()).findFirst();
+                DeploymentNode node = nodes.findById(state.id);
+                if (blocker.isPresent()) {
+                    node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
+                } else {
+                    dispatch(step, node);
+                }
+                state.status = node.status();
+                progressed = true;
+            }
+        }
+        if (all.stream().allMatch(n -> n.status.isTerminal())) {
+            long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
+            DeploymentStatus outcome = deployment.cancelRequested() ? DeploymentStatus.CANCELLED
+                    : failed > 0 ? DeploymentStatus.FAILED : DeploymentStatus.SUCCEEDED;
+            String error = failed == 0 ? null : failed + " of " + all.size() + " resources failed";
+            deployment.finish(outcome, error, now);
+            return finished(deployment);
+        }
+        return Optional.empty();
+    }
+
+    /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
+    record Graph(Map<UUID, Set<UUID>> waitsFor, Map<UUID, Set<UUID>> dependents) {
+
+        static Graph of(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
+            Map<UUID, Set<UUID>> waitsFor = DeploymentEngine.waitsFor(all, edges);
+            Map<UUID, Set<UUID>> dependents = new HashMap<>();
+            waitsFor.forEach((node, dependencies) -> dependencies.forEach(
+                    dependency -> dependents.computeIfAbsent(dependency, k -> new HashSet<>()).add(node)));
+            return new Graph(waitsFor, dependents);
+        }
+    }
+
+    /**
+     * Which nodes each node waits for. Apply and plan nodes wait for their dependencies (a plan for its
+     * dependencies' plans, to know whether their outputs will change); a destroy node
+     * waits for the resources that depend on it to be destroyed, and in a deployment that also applies,
+     * for every apply node (removals happen after the rest).
+     */
+    private static Map<UUID, Set<UUID>> waitsFor(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
+        Map<UUID, Set<UUID>> waits = new HashMap<>();
+        Map<UUID, NodeOperation> operations = new HashMap<>();
+        all.forEach(n -> operations.put(n.id, n.operation));
+        for (NodeRepository.Edge edge : edges) {
+            NodeOperation from = operations.get(edge.from());
+            if (from == NodeOperation.DESTROY) {
+                waits.computeIfAbsent(edge.to(), k -> new HashSet<>()).add(edge.from());
+            } else if (from == NodeOperation.APPLY || from == NodeOperation.PLAN) {
+                waits.computeIfAbsent(edge.from(), k -> new HashSet<>()).add(edge.to());
+            }
+        }
+        List<UUID> applies = all.stream().filter(n -> n.operation == NodeOperation.APPLY).map(n -> n.id).toList();
+        if (!applies.isEmpty()) {
+            all.stream().filter(n -> n.operation == NodeOperation.DESTROY)
+                    .forEach(n -> waits.computeIfAbsent(n.id, k -> new HashSet<>()).addAll(applies));
+        }
+        return waits;
+    }
+
+    private static String skipReason(DeploymentNode node, DeploymentNode blocker) {
+        if (node.operation() == NodeOperation.DESTROY && blocker.operation() == NodeOperation.APPLY) {
+            return "not removed: " + blocker.identity() + " did not succeed, so removals were left alone";
+        }
+        return "dependency " + blocker.identity() + " " + blocker.status().wireName();
+    }
+
+    /**
+     * Skips a node when nothing changed, or queues a job for its runner. A node that will run whatever its
+     * inputs are (a resource not created yet, a forced deployment) is queued as it is: its inputs are resolved
+     * when its job is claimed, so that an advance only changes statuses and adds jobs. Any other is resolved
+     * now, to know whether it runs at all.
+     */
+    private void dispatch(Step step, DeploymentNode node) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
+        Optional<ActiveResource> active = activeResources.find(deployment.environmentId(), node.identity());
+        if (node.operation() == NodeOperation.APPLY && !node.fixed() && (active.isEmpty() || deployment.force())) {
+            node.queue(active.isPresent() ? "update" : "create", null, now);
+            enqueue(deployment, node, now, step.wake);
+            return;
+        }
+        ResolvedNode resolved;
+        String action;
+        try {
+            switch (node.operation()) {
+                case DESTROY -> {
+                    if (active.isEmpty()) {
+                        // someone else removed it meanwhile: what this node was for already holds
+                        node.nothingToDestroy(now);
+                        return;
+                    }
+                    resolved = resolver.read(activeResources.resolvedOf(active.get()));
+                    action = "delete";
+                }
+                case PLAN -> {
+                    // outputs of a dependency whose plan changes it are known only after its apply, never today's values
+                    Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
+                    Resolution resolution = resolver.resolve(node, step.environment(), true, changing);
+                    if (!resolution.isComplete()) {
+                        node.end(NodeStatus.SKIPPED, "cannot plan: " + String.join(", ", new TreeSet<>(resolution.unknown()))
+                                + " would be known after apply" + (changing.isEmpty() ? ""
+                                : " of " + String.join(", ", changing.stream().map(ResourceIdentity::toString).sorted().toList())
+                                + ", which this plan changes"), null, now);
+                        return;
+                    }
+                    resolved = resolver.withSecretInputs(step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
+                    action = active.isPresent() ? "update" : "create";
+                }
+                default -> {
+                    resolved = resolver.forApply(node, step.environment(), step.lookups()).node();
+                    action = active.isPresent() ? "update" : "create";
+                }
+            }
+        } catch (RulesException e) {
+            String error = NodeResolver.unresolved(e);
+            logs.appendNodeLine(deployment.id(), node.id(), "error", "resolution", error, now);
+            node.end(NodeStatus.FAILED, error, null, now);
+            return;
+        }
+        NodeResolver.Resolved sealed = resolver.sealed(node, step.lookups(), resolved);
+        if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
+                && sealed.fingerprint().matches(active.get().fingerprint())) {
+            node.unchanged(sealed.sealed(), sealed.fingerprint(), now);
+            return;
+        }
+        node.queue(action, sealed, now);
+        enqueue(deployment, node, now, step.wake);
+    }
+
+    /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
+    private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
+        Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(), now);
+        jobs.persist(job);
+        wake.add(node.runnerId());
+    }
+
+    /**
+     * Records what a runner reported: the job, the node and the environment's active resource. Returns
+     * the deployment to advance once this transaction has committed ({@link #advance}), empty when the
+     * job had already ended. Only the job's and the node's rows are locked, so that results of one
+     * deployment are recorded in parallel; advancing, which needs the deployment to itself, is the only
+     * part that runs one at a time.
+     */
+    /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
+    public record Ended(UUID deploymentId, UUID nodeId) {
+    }
+
+    @Transactional
+    public Optional<Ended> jobEnded(UUID jobId, JobOutcome outcome) {
+        Job job = jobs.lock(jobId).orElseThrow();
+        if (job.status() != JobStatus.RUNNING) {
+            return Optional.empty();
+        }
+        Deployment deployment = deployments.findById(job.deploymentId());
+        Instant now = clock.instant();
+        DeploymentNode node = nodes.lock(job.nodeId());
+        job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
+        states.releaseLocksOf(job.id());
+        if (outcome.status() == NodeStatus.SUCCEEDED) {
+            UUID environmentId = deployment.environmentId();
+            switch (node.operation()) {
+                case APPLY -> activeResources.record(new Provisioned(environmentId,
+                        node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
+                        node.fingerprint(), resolver.open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
+                        outcome.resources(), dependenciesOf(deployment, node), deployment.id()));
+                case DESTROY -> activeResources.remove(environmentId, node.identity());
+                default -> {
+                }
+            }
+        }
+        node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
+        return Optional.of(new Ended(deployment.id(), node.id()));
+    }
+
+    /**
+     * A job whose lease expired: its runner is lost. Retries the node when attempts remain. Returns the
+     * deployment to start next when this one finished.
+     */
+    @Transactional
+    public Optional<UUID> leaseExpired(UUID jobId) {
+        UUID deploymentId = jobs.getEntityManager().createQuery("select j.deploymentId from Job j where j.id = ?1", UUID.class)
+                .setParameter(1, jobId).getSingleResult();
+        environments.lock((UUID) deployments.environmentAndStatus(deploymentId).orElseThrow()[0]);
+        Deployment deployment = deployments.lock(deploymentId);
+        Job job = jobs.lock(jobId).orElseThrow();
+        Instant now = clock.instant();
+        if (job.status() != JobStatus.RUNNING || job.holdsLease(now)) {
+            return Optional.empty();
+        }
+        job.end(JobStatus.LOST, now);
+        leaseExpiries.increment();
+        states.releaseLocksOf(job.id());
+        DeploymentNode node = nodes.lock(job.nodeId());
+        LOG.warnf("Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
+        if (!deployment.cancelRequested() && node.attempt() < settings.maxAttempts()) {
+            node.requeue(now);
+            Set<UUID> wake = new HashSet<>();
+            enqueue(deployment, node, now, wake);
+            wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
+        } else {
+            node.end(deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+                    "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")", null, now);
+        }
+        return advanceLocked(deployment);
+    }
+
+    /** The resources a node depends on, for destroying in the right order later. */
+    private List<ResourceDependency> dependenciesOf(Deployment deployment, DeploymentNode node) {
+        List<ResourceDependency> dependencies = new ArrayList<>();
+        for (Object[] row : nodes.dependencyIdentities(deployment.id(), node.id())) {
+            dependencies.add(new ResourceDependency(
+                    new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]), (String) row[3]));
+        }
+        return dependencies;
+    }
+
+    /**
+     * A deployment's graph, which never changes once it started: built once, not at every job end (1,500
+     * edges for 500 nodes). A bounded cache; an entry goes when its deployment finishes.
+     */
+    private Graph graphOf(UUID deploymentId, List<NodeRepository.NodeState> all) {
+        Graph cached = graphs.get(deploymentId);
+        if (cached != null) {
+            return cached;
+        }
+        Graph graph = Graph.of(all, nodes.edges(deploymentId));
+        if (graphs.size() >= 256) {
+            graphs.clear();
+        }
+        graphs.put(deploymentId, graph);
+        return graph;
+    }
+
+    /**
+     * After a deployment ends: wake its waiters and settle the environment. Returns the next deployment of
+     * the environment, which starts in a transaction of its own once this one committed: if it cannot
+     * advance, this one has still ended.
+     */
+    private Optional<UUID> finished(Deployment deployment) {
+        graphs.remove(deployment.id());
+        countFinished(deployment);
+        notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
+        if (deployment.deletesEnvironment()) {
+            if (deployment.status() == DeploymentStatus.SUCCEEDED) {
+                environmentRecords.deleteAll(deployment.environmentId());
+                return Optional.empty();
+            }
+            environments.moveTo(deployment.environmentId(), EnvironmentStatus.DELETE_FAILED);
+        }
+        return deployments.head(deployment.environmentId()).map(Deployment::id);
+    }
+
+    private String organizationSlug(Deployment deployment) {
+        return organizations.slugOf(deployment.orgId());
+    }
+
+
+}

@@ -1,0 +1,40 @@
+package dev.polystack.platform.deployment.scheduling;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What an instance administrator needs to see why deployments do not move: stalled ones with the reason,
+ * ones running for long, queues per environment, jobs no runner has taken, and this replica's recent
+ * advance failures.
+ */
+@Schema(name = "EngineDiagnostics")
+public record EngineDiagnosticsView(List<DeploymentEntry> stalled, List<DeploymentEntry> longRunning, List<Queue> queues,
+                                    List<WaitingJob> waitingJobs,
+                                    @Schema(description = "Advance failures seen by the replica that answered, newest first")
+                                    List<Failure> recentFailures) {
+
+    @Schema(name = "EngineDiagnosticsDeployment")
+    public record DeploymentEntry(UUID id, String org, String project, String env, String mode, String status, Instant createdAt,
+                                  Instant startedAt, String stalledReason, Instant stalledAt) {
+    }
+
+    @Schema(name = "EngineDiagnosticsQueue")
+    public record Queue(String org, String project, String env, @Schema(description = "Deployments queued behind the running one")
+                        long queued) {
+    }
+
+    @Schema(name = "EngineDiagnosticsWaitingJob")
+    public record WaitingJob(UUID jobId, UUID deploymentId, String org, String project, String env, String resource, String runner,
+                             @Schema(description = "offline, idle or busy") String runnerStatus,
+                             @Schema(description = "The runner rule that chose the runner; null when the resource keeps the runner"
+                                     + " it was provisioned by") String runnerRuleId, Instant queuedAt) {
+    }
+
+    @Schema(name = "EngineDiagnosticsFailure")
+    public record Failure(UUID deploymentId, String reason, Instant at) {
+    }
+}

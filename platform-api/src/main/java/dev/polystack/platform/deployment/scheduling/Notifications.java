@@ -1,0 +1,139 @@
+package dev.polystack.platform.deployment.scheduling;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.hibernate.jpa.HibernateHints;
+import org.jboss.logging.Logger;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * PostgreSQL LISTEN/NOTIFY between replicas: a new job wakes the waiting claims of its runner on every
+ * replica at once, and a finished deployment wakes its waiters. One listening connection per replica;
+ * waiters are futures, so a waiting request holds no thread.
+ */
+@ApplicationScoped
+public class Notifications {
+
+    private static final Logger LOG = Logger.getLogger(Notifications.class);
+    public static final String JOBS = "polystack_jobs";
+    public static final String DEPLOYMENTS = "polystack_deployments";
+
+    private final Map<String, Set<CompletableFuture<Void>>> waiters = new ConcurrentHashMap<>();
+    private volatile boolean running;
+    private Thread listener;
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    Optional<String> user;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    Optional<String> password;
+
+    @Inject
+    EntityManager entityManager;
+
+    void start(@Observes StartupEvent event) {
+        running = true;
+        listener = new Thread(this::listen, "polystack-notifications");
+        listener.setDaemon(true);
+        listener.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        running = false;
+        if (listener != null) {
+            listener.interrupt();
+        }
+    }
+
+    /** Sends a notification when the current transaction commits. */
+    void notifyOnCommit(String channel, String payload) {
+        // a notification depends on nothing this transaction changed: no flush before it
+        entityManager.createNativeQuery("select pg_notify(?1, ?2)").setParameter(1, channel).setParameter(2, payload)
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT").getSingleResult();
+    }
+
+    /** A future completed by the next notification of {@code channel} with {@code payload}. Remove it when done. */
+    public CompletableFuture<Void> await(String channel, String payload) {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        waiters.computeIfAbsent(channel + ":" + payload, k -> ConcurrentHashMap.newKeySet()).add(future);
+        return future;
+    }
+
+    public void forget(String channel, String payload, CompletableFuture<Void> future) {
+        waiters.computeIfPresent(channel + ":" + payload, (k, set) -> {
+            set.remove(future);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    /** Wakes local waiters directly (used when this replica made the change itself). */
+    void signal(String channel, String payload) {
+        Set<CompletableFuture<Void>> woken = waiters.remove(channel + ":" + payload);
+        if (woken != null) {
+            woken.forEach(f -> f.complete(null));
+        }
+    }
+
+    private void signalAll() {
+        for (String key : Set.copyOf(waiters.keySet())) {
+            Set<CompletableFuture<Void>> woken = waiters.remove(key);
+            if (woken != null) {
+                woken.forEach(f -> f.complete(null));
+            }
+        }
+    }
+
+    private void listen() {
+        while (running) {
+            try (Connection connection = DriverManager.getConnection(url, user.orElse(null), password.orElse(""))) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("LISTEN " + JOBS);
+                    statement.execute("LISTEN " + DEPLOYMENTS);
+                }
+                // anything sent while not listening is lost: let every waiter look again
+                signalAll();
+                PGConnection pg = connection.unwrap(PGConnection.class);
+                while (running) {
+                    PGNotification[] notifications = pg.getNotifications(1000);
+                    if (notifications != null) {
+                        for (PGNotification notification : notifications) {
+                            signal(notification.getName(), notification.getParameter());
+                        }
+                    }
+                }
+            } catch (SQLException e) {
+                if (running) {
+                    LOG.warnf("Listening for notifications failed (%s); retrying in 1 s", e.getMessage());
+                    sleep();
+                }
+            }
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,301 @@
+package dev.polystack.platform.deployment.jobs;
+
+import dev.polystack.platform.runner.RunnerKeys;
+import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+/** The runner protocol and the state backend: authentication, claims, leases, cancel, logs, fencing. */
+@QuarkusTest
+@TestProfile(DeploymentTestProfile.class)
+@QuarkusTestResource(PostgresResource.class)
+class RunnerProtocolTest {
+
+    @Test
+    void everyAuthenticationFailureIs401() {
+        Scenario s = new Scenario(1);
+        RunnerDriver runner = s.runner;
+        List<String> bad = List.of(
+                runner.jwt(0, 120, "polystack", RunnerDriver.newKeys().getPrivate(), runner.id()),   // another key
+                runner.jwt(300, 120, "polystack", runner.privateKey(), runner.id()),                  // expired
+                runner.jwt(-600, 120, "polystack", runner.privateKey(), runner.id()),                 // issued in the future
+                runner.jwt(0, 3600, "polystack", runner.privateKey(), runner.id()),                   // lives too long
+                runner.jwt(0, 120, "someone-else", runner.privateKey(), runner.id()),                 // wrong audience
+                runner.jwt(0, 120, "polystack", runner.privateKey(), "no-such-runner"),              // unknown runner
+                "not.a.jwt",
+                PostgresResource.ADMIN_TOKEN);                          // an API token
+        for (String token : bad) {
+            given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim")
+                    .then().statusCode(401).contentType("application/problem+json");
+        }
+        given().queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+        runner.request().queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+
+        String token = runner.jwt();
+        admin().delete("/api/v1/orgs/{org}/runner-rules/{id}", s.org,
+                admin().get("/api/v1/orgs/{org}/runner-rules", s.org).jsonPath().getString("items[0].id")).then().statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runners/{id}", s.org, runner.id()).then().statusCode(204);
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+    }
+
+    @Test
+    void aTokenAlreadyAcceptedIsRefusedOnceTheRunnersKeyIsReplacedOrTheRunnerDeleted() {
+        Scenario s = new Scenario(1);
+        String token = s.runner.jwt();
+        // accepted twice: the second time from the verified-token cache
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        String etag = admin().get("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200).extract().header("ETag");
+        admin().header("If-Match", etag)
+                .body(Map.of("public_key", RunnerKeys.toPem(RunnerDriver.newKeys().getPublic())))
+                .put("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200);
+        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+
+        Scenario other = new Scenario(1);
+        String accepted = other.runner.jwt();
+        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runner-rules/{id}", other.org,
+                admin().get("/api/v1/orgs/{org}/runner-rules", other.org).jsonPath().getString("items[0].id")).then().statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runners/{id}", other.org, other.runner.id()).then().statusCode(204);
+        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+    }
+
+    @Test
+    void aWaitingClaimLearnsOfNewWorkAtOnce() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        CompletableFuture<Map<String, Object>> waiting = CompletableFuture.supplyAsync(() -> s.runner.claim("20s"));
+        Thread.sleep(500);
+        long created = System.nanoTime();
+        s.deploy();
+        Map<String, Object> job = waiting.get(10, TimeUnit.SECONDS);
+        long millis = (System.nanoTime() - created) / 1_000_000;
+        assertThat(job).isNotNull();
+        assertThat(millis).as("woken by the notification, not by the 20 s timeout").isLessThan(5_000);
+    }
+
+    @Test
+    void twoClaimsRacingForOneJobExactlyOneWins() throws Exception {
+        Scenario s = new Scenario(2);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Map<String, Object>>> claims = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                claims.add(pool.submit(() -> s.runner.claim("1s")));
+            }
+            int won = 0;
+            for (Future<Map<String, Object>> claim : claims) {
+                won += claim.get() == null ? 0 : 1;
+            }
+            assertThat(won).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRunnerNeverGetsMoreThanItsMaxConcurrentJobs() {
+        Scenario s = new Scenario(2);
+        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of()));
+        String id = s.deploy();
+        Map<String, Map<String, Object>> claimed = s.claimAll();
+        assertThat(claimed).hasSize(2);
+
+        // the runner shows what it holds
+        var runner = admin().get("/api/v1/orgs/{org}/runners/r1", s.org).then().statusCode(200)
+                .body("status", equalTo("busy")).extract().jsonPath();
+        assertThat(runner.getList("current_jobs.job_id"))
+                .containsExactlyInAnyOrderElementsOf(claimed.values().stream().map(j -> j.get("job_id").toString()).toList());
+        assertThat(runner.getList("current_jobs.deployment_id")).containsOnly(id);
+        assertThat(runner.getList("current_jobs.project")).containsOnly("shop");
+        assertThat(runner.getList("current_jobs.env")).containsOnly("prod");
+        assertThat(runner.getList("current_jobs.resource")).allMatch(r -> r.toString().startsWith("thing/default/app."));
+    }
+
+    @Test
+    void cancelReachesTheRunningJobThroughItsHeartbeat() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of(), "b", List.of("a")));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        s.runner.heartbeat(job.get("job_id")).then().statusCode(200).body("cancelled", equalTo(false));
+        admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, id)
+                .then().statusCode(200).body("cancel_requested", equalTo(true));
+        s.runner.heartbeat(job.get("job_id")).then().statusCode(200).body("cancelled", equalTo(true));
+        s.runner.result(job.get("job_id"), Map.of("status", "cancelled")).then().statusCode(204);
+        assertThat(s.status(id)).isEqualTo("cancelled");
+        assertThat(s.nodeStatuses(id)).containsEntry("app.a", "cancelled").containsEntry("app.b", "cancelled");
+        admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, id).then().statusCode(409);
+    }
+
+    @Test
+    void aLostRunnersJobFailsItsStateLockIsFreedAndItsLateWritesAreRefused() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        String auth = basic(state);
+        String address = relative(state.get("address"));
+        lock(address, auth, "lock-1").then().statusCode(200);
+        writeState(address, auth, "lock-1", 1).then().statusCode(200);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> s.status(id).equals("failed"));
+        Map<String, Object> deployment = s.deployment(id);
+        assertThat(String.valueOf(deployment.get("nodes"))).contains("runner lost");
+        writeState(address, auth, "lock-1", 2).then().statusCode(401).body("detail", containsString("lease has expired"));
+        s.runner.heartbeat(job.get("job_id")).then().statusCode(409);
+        s.runner.result(job.get("job_id"), Map.of("status", "succeeded")).then().statusCode(409);
+
+        String next = s.deploy();
+        Map<String, Object> retry = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> retryState = (Map<String, Object>) retry.get("state");
+        lock(relative(retryState.get("address")), basic(retryState), "lock-2").then().statusCode(200);
+        s.succeed(retry);
+        assertThat(s.status(next)).isEqualTo("succeeded");
+    }
+
+    @Test
+    void theStateBackendSpeaksOpenTofusProtocol() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        String auth = basic(state);
+        String address = relative(state.get("address"));
+        assertThat(state.get("username")).isEqualTo(job.get("job_id"));
+
+        given().header("Authorization", auth).get(address).then().statusCode(204);
+        given().header("Authorization", "Basic " + Base64.getEncoder().encodeToString("x:y".getBytes()))
+                .get(address).then().statusCode(401);
+        writeState(address, auth, "lock-1", 1).then().statusCode(409);
+        lock(address, auth, "lock-1").then().statusCode(200);
+        given().header("Authorization", auth).body(lockInfo("other")).request("LOCK", address)
+                .then().statusCode(423).body("ID", equalTo("lock-1"));
+        writeState(address, auth, "lock-1", 3).then().statusCode(200);
+        writeState(address, auth, "lock-1", 2).then().statusCode(409).body("detail", containsString("older than the stored serial"));
+        given().header("Authorization", auth).get(address).then().statusCode(200).body("serial", equalTo(3));
+        given().header("Authorization", auth).body(lockInfo("other")).request("UNLOCK", address).then().statusCode(409);
+        given().header("Authorization", auth).body(lockInfo("lock-1")).request("UNLOCK", address).then().statusCode(200);
+
+        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
+        String versionId = admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1)).extract().path("[0].id");
+        admin().get(stateUrl + "/{v}", s.org, versionId).then().statusCode(200).body("serial", equalTo(3));
+        admin().get(stateUrl, s.org).then().body(not(containsString("terraform_data")));
+    }
+
+    @Test
+    void logsAreNumberedIdempotentAndMasked() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        s.runner.log(job.get("job_id"), 0, "Initializing", "token is " + Scenario.PROVIDER_SECRET);
+        s.runner.log(job.get("job_id"), 0, "Initializing", "token is " + Scenario.PROVIDER_SECRET);
+        s.runner.log(job.get("job_id"), 1, "Apply complete!");
+        s.succeed(job);
+        Response logs = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id);
+        logs.then().statusCode(200)
+                .body("items.message", Matchers.contains("Initializing", "token is ***", "Apply complete!"))
+                .body("items[0].node", equalTo("thing/default/app.a"));
+        assertThat(logs.asString()).doesNotContain(Scenario.PROVIDER_SECRET);
+        admin().queryParam("node", "thing/default/other").get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id)
+                .then().statusCode(200).body("items.size()", equalTo(0));
+        String stream = admin().accept("text/event-stream").queryParam("follow", true)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id).then().statusCode(200)
+                .extract().asString();
+        assertThat(stream).containsPattern("event: ?log").contains("Apply complete!").containsPattern("event: ?end").doesNotContain(Scenario.PROVIDER_SECRET);
+    }
+
+    @Test
+    void theJobCarriesWhatTheAgentNeeds() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        assertThat(job.get("operation")).isEqualTo("apply");
+        assertThat(((Map<?, ?>) job.get("module")).get("source")).isEqualTo("inline");
+        assertThat(String.valueOf(((Map<?, ?>) job.get("module")).get("code"))).contains("terraform_data");
+        assertThat(((Map<?, ?>) job.get("inputs")).get("name")).isEqualTo("prod-app.a");
+        List<?> providers = (List<?>) job.get("providers");
+        assertThat(providers).hasSize(1);
+        assertThat(((Map<?, ?>) ((Map<?, ?>) providers.get(0)).get("configuration")).get("token")).isEqualTo(Scenario.PROVIDER_SECRET);
+        assertThat(job.get("outputs")).isEqualTo(List.of("name"));
+        assertThat(job.get("lease_seconds")).isEqualTo(5);
+    }
+
+    @Test
+    void waitReturnsWhenTheDeploymentEnds() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        CompletableFuture<String> waited = CompletableFuture.supplyAsync(() -> admin().queryParam("timeout", "20s")
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id).then().statusCode(200)
+                .extract().path("status"));
+        Thread.sleep(300);
+        s.succeed(s.claimAll().get("app.a"));
+        assertThat(waited.get(10, TimeUnit.SECONDS)).isEqualTo("succeeded");
+        admin().queryParam("timeout", "forever").get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id)
+                .then().statusCode(400).body("errors[0].pointer", equalTo("timeout"));
+    }
+
+    private static String basic(Map<String, Object> state) {
+        return "Basic " + Base64.getEncoder().encodeToString((state.get("username") + ":" + state.get("password"))
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String relative(Object address) {
+        return URI.create(address.toString()).getPath();
+    }
+
+    private static String lockInfo(String id) {
+        return "{\"ID\":\"" + id + "\",\"Operation\":\"OperationTypeApply\",\"Info\":\"\",\"Who\":\"runner@test\","
+                + "\"Version\":\"1.8.0\",\"Created\":\"2026-11-29T12:00:00Z\",\"Path\":\"\"}";
+    }
+
+    private static Response lock(String address, String auth, String id) {
+        return given().header("Authorization", auth).body(lockInfo(id)).request("LOCK", address);
+    }
+
+    private static Response writeState(String address, String auth, String lockId, int serial) {
+        String state = "{\"version\":4,\"terraform_version\":\"1.8.0\",\"serial\":" + serial
+                + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}";
+        return given().header("Authorization", auth).contentType("application/json").body(state)
+                .queryParam("ID", lockId).post(address);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.polystack.platform.testing;
+
+import io.restassured.response.Response;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.polystack.platform.testing.Api.admin;
+
+/**
+ * An organization set up for deployments: environment shop/prod, resource type {@code thing} whose
+ * module takes an optional {@code upstream} param, a provider with a secret, rules without criteria,
+ * and one runner.
+ */
+public final class Scenario {
+
+    public static final String PROVIDER_SECRET = "provider-secret-value-42";
+
+    public final String org = Api.createOrg();
+    public final RunnerDriver runner;
+
+    public Scenario(int runnerSlots) {
+        admin().body(Map.of("id", "production")).post("/api/v1/orgs/{org}/env-types", org).then().statusCode(201);
+        admin().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/{org}/projects", org).then().statusCode(201);
+        admin().body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/{org}/projects/shop/envs", org).then().statusCode(201);
+        admin().body(Map.of("id", "thing", "output_schema", Map.of("type", "object", "required", List.of("name"),
+                        "properties", Map.of("name", Map.of("type", "string")))))
+                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null",
+                        "configuration", Map.of(), "secrets", Map.of("token", PROVIDER_SECRET)))
+                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+        defineModule("resource \"terraform_data\" \"this\" { input = var.name }");
+        admin().body(Map.of("module_id", "thing")).post("/api/v1/orgs/{org}/module-rules", org).then().statusCode(201);
+        runner = RunnerDriver.register(org, "r1", runnerSlots);
+        admin().body(Map.of("runner_id", "r1")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
+    }
+
+    /** What every version of the module declares: its variables and the output its type requires. */
+    public static final String DECLARATIONS = """
+            variable "name" { type = string }
+            variable "upstream" {
+              type    = any
+              default = null
+            }
+            variable "size" {
+              type    = number
+              default = 1
+            }
+            output "name" { value = var.name }
+            """;
+
+    /** Creates the module, or its next version, with {@code code} after the declarations. */
+    public void defineModule(String code) {
+        Map<String, Object> module = new LinkedHashMap<>();
+        module.put("id", "thing");
+        module.put("resource_type", "thing");
+        module.put("module_source", "inline");
+        module.put("module_source_code", DECLARATIONS + code);
+        module.put("module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true),
+                "size", Map.of("type", "number", "is_optional", true)));
+        module.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"));
+        module.put("provider_mapping", Map.of("null", "null.default"));
+        if (admin().get("/api/v1/orgs/{org}/modules/thing", org).statusCode() == 404) {
+            admin().body(module).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
+        } else {
+            admin().body(module).put("/api/v1/orgs/{org}/modules/thing", org).then().statusCode(200);
+        }
+    }
+
+    /**
+     * Submits a manifest of one workload {@code app} whose resources reference their upstreams: each
+     * entry is {@code alias -> upstream aliases}.
+     */
+    public int manifest(Map<String, List<String>> resources) {
+        return manifest(resources, Map.of());
+    }
+
+    public int manifest(Map<String, List<String>> resources, Map<String, Integer> sizes) {
+        StringBuilder yaml = new StringBuilder("workloads:\n  app:\n    resources:\n");
+        resources.forEach((alias, upstreams) -> {
+            yaml.append("      ").append(alias).append(":\n        type: thing\n");
+            if (!upstreams.isEmpty() || sizes.containsKey(alias)) {
+                yaml.append("        params:\n");
+            }
+            if (!upstreams.isEmpty()) {
+                yaml.append("          upstream: [");
+                yaml.append(String.join(", ", upstreams.stream().map(u -> "\"${resources." + u + ".outputs.name}\"").toList()));
+                yaml.append("]\n");
+            }
+            if (sizes.containsKey(alias)) {
+                yaml.append("          size: ").append(sizes.get(alias)).append('\n');
+            }
+        });
+        return admin().contentType("application/yaml").body(yaml.toString().getBytes(StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", org)
+                .then().statusCode(201).extract().path("version");
+    }
+
+    public Response create(Map<String, Object> body) {
+        return admin().body(body).post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", org);
+    }
+
+    public String deploy() {
+        return create(Map.of("mode", "deploy")).then().statusCode(201).extract().path("id");
+    }
+
+    public Map<String, Object> deployment(String id) {
+        return admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", org, id)
+                .then().statusCode(200).extract().jsonPath().getMap("");
+    }
+
+    public String status(String id) {
+        return (String) deployment(id).get("status");
+    }
+
+    /** Status of every node by resource id (app.a, ...). */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> nodeStatuses(String id) {
+        Map<String, String> statuses = new LinkedHashMap<>();
+        for (Map<String, Object> node : (List<Map<String, Object>>) deployment(id).get("nodes")) {
+            statuses.put((String) node.get("id"), (String) node.get("status"));
+        }
+        return statuses;
+    }
+
+    /** Claims every job that is ready now, by resource id. */
+    public Map<String, Map<String, Object>> claimAll() {
+        Map<String, Map<String, Object>> jobs = new LinkedHashMap<>();
+        Map<String, Object> job;
+        while ((job = runner.claim("0s")) != null) {
+            jobs.put(RunnerDriver.resourceOf(job), job);
+        }
+        return jobs;
+    }
+
+    public void succeed(Map<String, Object> job) {
+        runner.succeed(job, Map.of("name", "out-" + RunnerDriver.resourceOf(job)));
+    }
+
+    /** A graph of aliases, each followed by the list of aliases it refers to: {@code graph("a", List.of(), "b", List.of("a"))}. */
+    public static Map<String, List<String>> graph(Object... aliasThenUpstreams) {
+        Map<String, List<String>> graph = new LinkedHashMap<>();
+        for (int i = 0; i < aliasThenUpstreams.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            List<String> upstreams = (List<String>) aliasThenUpstreams[i + 1];
+            graph.put((String) aliasThenUpstreams[i], upstreams);
+        }
+        return graph;
+    }
+}
