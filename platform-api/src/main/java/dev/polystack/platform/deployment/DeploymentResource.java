@@ -13,6 +13,7 @@ import dev.polystack.platform.deployment.scheduling.Notifications;
 import dev.polystack.platform.security.AccessService;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -156,6 +157,7 @@ public class DeploymentResource {
 
     @GET
     @Path("/{id}/logs")
+    @Produces(MediaType.APPLICATION_JSON)
     @Operation(operationId = "getDeploymentLogs", summary = "The deployment's logs, all or of one resource (node=type/class/id); "
             + "with follow=true and Accept: text/event-stream, Server-Sent Events (`log` per line, then `end`) until the deployment ends")
     @APIResponse(responseCode = "200", description = "A page of lines, or the live stream",
@@ -172,19 +174,21 @@ public class DeploymentResource {
     }
 
     /**
-     * The live form of {@link #logs}: chosen by {@code Accept: text/event-stream}. The request is checked
-     * on a worker; the stream itself holds no thread while it waits for lines.
+     * The live form of {@link #logs}, chosen by {@code Accept: text/event-stream} (JSON is preferred when
+     * the caller accepts both). Access is checked before the stream starts, so that a refusal is still a
+     * problem answer; the stream itself holds no thread while it waits for lines.
      */
     @GET
     @Path("/{id}/logs")
-    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Produces(MediaType.SERVER_SENT_EVENTS + ";qs=0.5")
+    @Blocking
     @Operation(hidden = true)
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     public Multi<OutboundSseEvent> followLogs(@PathParam("org") String org, @PathParam("project") String project,
                                               @PathParam("env") String env, @PathParam("id") UUID id,
                                               @QueryParam("node") String node, @Context Sse sse) {
-        return Uni.createFrom().item(() -> logs.requireDeployment(access.require(org, Role.VIEWER), project, env, id))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .onItem().transformToMulti(deployment -> follower.follow(sse, deployment, node));
+        UUID deployment = logs.requireDeployment(access.require(org, Role.VIEWER), project, env, id);
+        return follower.follow(sse, deployment, node);
     }
+
 }

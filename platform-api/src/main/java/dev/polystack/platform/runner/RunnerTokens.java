@@ -3,7 +3,6 @@ package dev.polystack.platform.runner;
 import dev.polystack.platform.organization.OrganizationService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.jose4j.jwa.AlgorithmConstraints;
@@ -18,8 +17,8 @@ import org.jose4j.jwt.consumer.JwtContext;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runner JWTs: EdDSA (Ed25519) signatures by the runner's private key, with {@code sub} = runner id,
@@ -61,12 +60,12 @@ public class RunnerTokens {
     private static final int MAX_VERIFIED = 20_000;
     private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
-    @Transactional
+    /** Not one transaction: a known token costs one autocommit read of the runner, an unknown one two reads. */
     public Optional<RunnerCaller> verify(String jwt) {
         Verified known = verified.get(jwt);
         if (known != null) {
             if (known.expiresAt() > clock.instant().getEpochSecond()) {
-                Optional<Runner> runner = runners.find(known.orgId(), known.subject());
+                Optional<RunnerRepository.Credentials> runner = runners.credentials(known.orgId(), known.subject());
                 if (runner.isPresent() && runner.get().publicKey().equals(known.publicKey())) {
                     return Optional.of(new RunnerCaller(known.orgId(), known.orgSlug(), runner.get().id(), runner.get().slug(),
                             runner.get().maxConcurrentJobs()));
@@ -86,7 +85,7 @@ public class RunnerTokens {
             if (orgId.isEmpty()) {
                 return Optional.empty();
             }
-            Optional<Runner> runner = runners.find(orgId.get(), subject);
+            Optional<RunnerRepository.Credentials> runner = runners.credentials(orgId.get(), subject);
             if (runner.isEmpty()) {
                 return Optional.empty();
             }

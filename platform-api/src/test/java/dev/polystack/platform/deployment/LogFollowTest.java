@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -17,11 +18,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.as;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.hasSize;
 import static dev.polystack.platform.testing.Api.problem;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,6 +90,21 @@ class LogFollowTest {
                 assertThat(lines).anyMatch(line -> line.matches("event: ?end"));
             }
         });
+    }
+
+    @Test
+    void aCallerThatAcceptsAnythingGetsAPageAndARefusedStreamIsAProblem() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        String logs = "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs";
+        given().auth().oauth2(PostgresResource.ADMIN_TOKEN).get(logs, s.org, id)
+                .then().statusCode(200).contentType("application/json").body("items", hasSize(0));
+        given().auth().oauth2(PostgresResource.ADMIN_TOKEN).accept("*/*").get(logs, s.org, id)
+                .then().statusCode(200).contentType("application/json");
+        // access is checked before the stream starts: an unknown deployment is a 404 problem, not an empty stream
+        problem(admin().accept("text/event-stream").queryParam("follow", true).get(logs, s.org, UUID.randomUUID()), 404, "not-found");
+        problem(as(Api.tokenFor(Api.createOrg(), "viewer")).accept("text/event-stream").get(logs, s.org, id), 404, "not-found");
     }
 
     @Test

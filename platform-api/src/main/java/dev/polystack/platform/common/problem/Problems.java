@@ -75,6 +75,12 @@ public final class Problems {
             if (t instanceof JDBCConnectionException) {
                 return unavailable();
             }
+            if (t instanceof IllegalArgumentException && thrownWhileReadingMediaType(t)) {
+                // a path served by several methods (e.g. JSON and Server-Sent Events) reads the headers itself
+                return readsContentType(t)
+                        ? new Classified(ProblemType.UNSUPPORTED_MEDIA_TYPE, "the Content-Type header is not a media type")
+                        : new Classified(ProblemType.NOT_ACCEPTABLE, "the Accept header is not a list of media types");
+            }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();
                 if (state.equals("23505")) {
@@ -105,6 +111,20 @@ public final class Problems {
             }
         }
         return null;
+    }
+
+    private static boolean thrownWhileReadingMediaType(Throwable t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        return frames.length > 0 && frames[0].getClassName().startsWith("org.jboss.resteasy.reactive.common.headers.MediaTypeHeaderDelegate");
+    }
+
+    private static boolean readsContentType(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (frame.getMethodName().equals("contentTypeFromRequest")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Classified unavailable() {
