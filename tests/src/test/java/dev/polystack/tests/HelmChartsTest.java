@@ -153,7 +153,8 @@ class HelmChartsTest {
                 .containsEntry("POLYSTACK_HTTP_PORT", "8080")
                 .containsEntry("POLYSTACK_LOG_JSON", "true")
                 .containsEntry("POLYSTACK_ENCRYPTION_KEY_ID", "1")
-                .doesNotContainKeys("POLYSTACK_OIDC_ISSUER", "POLYSTACK_DB_PASSWORD", "POLYSTACK_ENCRYPTION_KEY");
+                .doesNotContainKeys("POLYSTACK_OIDC_ISSUER", "POLYSTACK_DB_PASSWORD", "POLYSTACK_ENCRYPTION_KEY",
+                        "QUARKUS_HTTP_PROXY_TRUSTED_PROXIES", "QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING");
         assertThat(config.getData().values()).doesNotContain(ENCRYPTION_KEY);
         Map<String, EnvVar> env = env(container);
         assertThat(env).containsOnlyKeys("POLYSTACK_ENCRYPTION_KEY", "JDK_JAVA_OPTIONS");
@@ -219,7 +220,11 @@ class HelmChartsTest {
                 .containsEntry("POLYSTACK_OIDC_CONSOLE_CLIENT_ID", "polystack-console")
                 .containsEntry("POLYSTACK_OIDC_GROUPS_CLAIM", "groups")
                 .containsEntry("POLYSTACK_JOBS_LEASE", "90s")
-                .containsEntry("POLYSTACK_JOBS_MAX_ATTEMPTS", "2");
+                .containsEntry("POLYSTACK_JOBS_MAX_ATTEMPTS", "2")
+                // behind its ingress, client addresses are the forwarded ones, from the trusted controller only
+                .containsEntry("QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING", "true")
+                .containsEntry("QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED", "true")
+                .containsEntry("QUARKUS_HTTP_PROXY_TRUSTED_PROXIES", "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16");
 
         HorizontalPodAutoscaler autoscaler = rendered.get(HorizontalPodAutoscaler.class, name);
         assertThat(autoscaler.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.polystack.platform.security.AuthThrottle;
 import io.quarkus.security.AuthenticationCompletionException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import io.vertx.core.http.HttpServerRequest;
+import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
@@ -25,6 +27,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one place where exceptions become RFC 9457 problems. Nothing internal (class names, SQL,
@@ -34,13 +37,16 @@ public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
-    @jakarta.inject.Inject
-    dev.polystack.platform.security.AuthThrottle throttle;
+    @Inject
+    AuthThrottle throttle;
 
     @ServerExceptionMapper
     public Response platform(PlatformException e, HttpServerRequest request) {
         if (e.type() == ProblemType.UNAUTHENTICATED) {
-            throttle.failure(request);
+            Optional<AuthThrottle.Throttled> throttled = throttle.failure(request);
+            if (throttled.isPresent()) {
+                return tooMany(throttled.get(), request);
+            }
         }
         return Problems.response(e.type(), e.getMessage(), e.errors(), request);
     }
@@ -168,10 +174,19 @@ public class ProblemMappers {
     }
 
     private Response unauthenticated(HttpServerRequest request) {
-        throttle.failure(request);
+        Optional<AuthThrottle.Throttled> throttled = throttle.failure(request);
+        if (throttled.isPresent()) {
+            return tooMany(throttled.get(), request);
+        }
         Response response = Problems.response(ProblemType.UNAUTHENTICATED,
                 "send a valid token in the Authorization header: Bearer <token>", List.of(), request);
         return Response.fromResponse(response).header("WWW-Authenticate", "Bearer").build();
+    }
+
+    /** A failed authentication of a client or credential that failed too often: 429 instead of 401. */
+    private static Response tooMany(AuthThrottle.Throttled throttled, HttpServerRequest request) {
+        Response response = Problems.response(ProblemType.TOO_MANY_REQUESTS, throttled.reason(), List.of(), request);
+        return Response.fromResponse(response).header("Retry-After", throttled.retryAfterSeconds(System.currentTimeMillis())).build();
     }
 
     /** Jackson could not map a type: a bug of ours (mapped here so that it is a problem, and logged). */
