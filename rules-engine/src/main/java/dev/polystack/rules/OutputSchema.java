@@ -27,10 +27,29 @@ public final class OutputSchema {
 
     private final JsonNode node;
     private final Schema schema;
+    /** Why a stored schema cannot check anything; empty for a usable one. */
+    private final List<Violation> unusable;
 
-    private OutputSchema(JsonNode node, Schema schema) {
+    private OutputSchema(JsonNode node, Schema schema, List<Violation> unusable) {
         this.node = node;
         this.schema = schema;
+        this.unusable = unusable;
+    }
+
+    /**
+     * A schema that was stored earlier, when fewer schemas were refused: never throws. One that cannot be
+     * used any more fails every validation with the reason, instead of failing the caller.
+     */
+    public static OutputSchema stored(JsonNode node) {
+        try {
+            return of(node);
+        } catch (ValidationException e) {
+            List<Violation> reasons = e.violations().stream()
+                    .map(v -> new Violation("", "the resource type's output schema cannot be used (at "
+                            + (v.pointer().isEmpty() ? "/" : v.pointer()) + ": " + v.message() + "); correct the resource type"))
+                    .toList();
+            return new OutputSchema(node.deepCopy(), null, reasons);
+        }
     }
 
     /**
@@ -45,6 +64,11 @@ public final class OutputSchema {
             problems.add(new Violation("", "a JSON Schema must be an object or a boolean"));
             throw new ValidationException(problems);
         }
+        // before the meta-schema: its validator recurses, and would follow what is refused here
+        List<Violation> structure = SchemaStructure.check(node);
+        if (!structure.isEmpty()) {
+            throw new UnusableException(structure.stream().sorted(Comparator.comparing(Violation::pointer)).toList());
+        }
         for (Error error : META_SCHEMA.validate(node)) {
             problems.add(violation(error));
         }
@@ -53,7 +77,7 @@ public final class OutputSchema {
             throw new ValidationException(problems);
         }
         try {
-            return new OutputSchema(node.deepCopy(), REGISTRY.getSchema(node));
+            return new OutputSchema(node.deepCopy(), REGISTRY.getSchema(node), List.of());
         } catch (SchemaException | IllegalArgumentException e) {
             throw new ValidationException(List.of(new Violation("", "not a usable JSON Schema: " + e.getMessage())));
         }
@@ -93,6 +117,9 @@ public final class OutputSchema {
 
     /** Every way {@code outputs} breaks the schema; empty when they satisfy it. */
     public List<Violation> validate(JsonNode outputs) {
+        if (!unusable.isEmpty()) {
+            return unusable;
+        }
         List<Violation> violations = new ArrayList<>();
         for (Error error : schema.validate(outputs)) {
             violations.add(violation(error));
@@ -135,8 +162,18 @@ public final class OutputSchema {
         }
     }
 
+    /**
+     * Thrown when a schema is valid JSON Schema but cannot be used to check outputs: nested too deep,
+     * with references outside itself, leading nowhere, or in a cycle.
+     */
+    public static final class UnusableException extends ValidationException {
+        public UnusableException(List<Violation> violations) {
+            super(violations);
+        }
+    }
+
     /** Thrown when a schema itself is not valid. */
-    public static final class ValidationException extends RuntimeException {
+    public static class ValidationException extends RuntimeException {
         private final List<Violation> violations;
 
         public ValidationException(List<Violation> violations) {

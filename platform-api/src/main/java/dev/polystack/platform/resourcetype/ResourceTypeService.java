@@ -117,7 +117,7 @@ public class ResourceTypeService {
         if (known != null) {
             return known;
         }
-        OutputSchema fresh = OutputSchema.of(schema);
+        OutputSchema fresh = OutputSchema.stored(schema);
         if (compiledSchemas.size() >= 1000) {
             compiledSchemas.clear();
         }
@@ -137,12 +137,18 @@ public class ResourceTypeService {
         try {
             OutputSchema.of(schema);
             return schema;
+        } catch (OutputSchema.UnusableException e) {
+            throw new PlatformException(ProblemType.UNPROCESSABLE,
+                    "/output_schema cannot be used to check outputs: " + e.getMessage(), fieldErrors(e));
         } catch (OutputSchema.ValidationException e) {
-            List<ProblemDetail.FieldError> errors = e.violations().stream()
-                    .map(v -> new ProblemDetail.FieldError("/output_schema" + v.pointer(), v.message()))
-                    .toList();
             throw new PlatformException(ProblemType.VALIDATION,
-                    "/output_schema is not a valid JSON Schema: " + e.getMessage(), errors);
+                    "/output_schema is not a valid JSON Schema: " + e.getMessage(), fieldErrors(e));
         }
+    }
+
+    private static List<ProblemDetail.FieldError> fieldErrors(OutputSchema.ValidationException e) {
+        return e.violations().stream()
+                .map(v -> new ProblemDetail.FieldError("/output_schema" + v.pointer(), v.message()))
+                .toList();
     }
 }

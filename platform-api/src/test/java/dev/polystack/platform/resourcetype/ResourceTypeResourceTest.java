@@ -53,6 +53,24 @@ class ResourceTypeResourceTest {
     }
 
     @Test
+    void refusesOutputSchemasThatWouldBreakJobResults() {
+        String org = createOrg();
+        problem(admin().body(Map.of("id", "loop", "output_schema", Map.of("type", "object",
+                        "properties", Map.of("child", Map.of("$ref", "#")))))
+                .post("/api/v1/orgs/{org}/resource-types", org), 422, "unprocessable")
+                .body("errors.pointer", hasItem("/output_schema/properties/child/$ref"));
+        problem(admin().body(Map.of("id", "remote", "output_schema", Map.of("$ref", "https://example.com/schema.json")))
+                .post("/api/v1/orgs/{org}/resource-types", org), 422, "unprocessable")
+                .body("errors.pointer", hasItem("/output_schema/$ref"));
+        Map<String, Object> deep = new java.util.HashMap<>();
+        for (int i = 0; i < 450; i++) {
+            deep = Map.of("properties", Map.of("a", deep));
+        }
+        problem(admin().body(Map.of("id", "deep", "output_schema", deep))
+                .post("/api/v1/orgs/{org}/resource-types", org), 422, "unprocessable");
+    }
+
+    @Test
     void updatesWithOptimisticLockingAndRejectsBadSchemasOnUpdate() {
         String org = createOrg();
         admin().body(Map.of("id", "redis")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);

@@ -5,10 +5,13 @@ import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +42,10 @@ import static org.hamcrest.Matchers.not;
 @TestProfile(DeploymentTestProfile.class)
 @QuarkusTestResource(PostgresResource.class)
 class RunnerProtocolTest {
+
+    @Inject
+    EntityManager entityManager;
+
 
     @Test
     void everyAuthenticationFailureIs401() {
@@ -297,5 +304,23 @@ class RunnerProtocolTest {
                 + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}";
         return given().header("Authorization", auth).contentType("application/json").body(state)
                 .queryParam("ID", lockId).post(address);
+    }
+
+    @Test
+    void aResultForATypeWhoseStoredSchemaIsNoLongerUsableFailsTheNodeNotTheRequest() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        // a schema saved before cycles were refused (the API refuses it now)
+        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery("update resource_type set output_schema = "
+                        + "cast(?1 as jsonb) where slug = 'thing' and org_id = (select id from organization where slug = ?2)")
+                .setParameter(1, "{\"type\":\"object\",\"properties\":{\"name\":{\"$ref\":\"#\"}}}")
+                .setParameter(2, s.org).executeUpdate());
+        Map<String, Object> job = s.claimAll().get("app.a");
+        s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
+                "outputs", Map.of("name", Map.of("value", "x", "sensitive", false)))).then().statusCode(204);
+        assertThat(s.status(id)).isEqualTo("failed");
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id).then()
+                .body("nodes[0].error", containsString("output schema cannot be used"));
     }
 }
