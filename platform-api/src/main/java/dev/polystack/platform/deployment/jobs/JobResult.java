@@ -1,9 +1,13 @@
 package dev.polystack.platform.deployment.jobs;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;
 import java.util.Map;
@@ -15,7 +19,19 @@ import java.util.Map;
  * @param resources the OpenTofu resources in the state afterwards (address, mode, type, name, provider, module, depends_on)
  */
 public record JobResult(@NotNull @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled") String status,
-                        Map<String, Output> outputs, List<JsonNode> resources, PlanSummary planSummary, Error error) {
+                        Map<String, Output> outputs, @Size(max = 10_000) List<@Valid @NotNull Resource> resources, PlanSummary planSummary,
+                        @Valid Error error) {
+
+    /**
+     * One OpenTofu resource as the result reports it: only these fields are kept. Anything else a
+     * runner sends (attribute values, sensitive values) is dropped, never stored or shown.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @Schema(name = "ReportedResource")
+    public record Resource(@NotBlank @Size(max = 1024) String address, @Size(max = 16) String mode, @Size(max = 256) String type,
+                           @Size(max = 256) String name, @Size(max = 512) String provider, @Size(max = 1024) String module,
+                           @Size(max = 1000) List<@NotNull @Size(max = 1024) String> dependsOn) {
+    }
 
     public record Output(JsonNode value, boolean sensitive) {
     }

@@ -251,6 +251,14 @@ public class JobService implements StateCredentials {
     @Transactional
     public void appendLogs(RunnerCaller runner, UUID jobId, LogBatch batch) {
         Job job = ownJob(runner, jobId, false);
+        if (job.status().isTerminal()) {
+            // the agent sends every batch before the result; after it only a repeat of a stored one is harmless
+            if (logs.hasBatch(job.id(), batch.batch())) {
+                return;
+            }
+            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " has ended (" + job.status().wireName()
+                    + "); log batch " + batch.batch() + " came after its result and is refused");
+        }
         DeploymentNode node = nodes.findById(job.nodeId());
         Set<String> secrets = secretValues(job, node);
         var lines = json.createArrayNode();
@@ -265,6 +273,10 @@ public class JobService implements StateCredentials {
         }
         logs.store(job.deploymentId(), job.nodeId(), job.id(), batch.batch(), lines.toString(), clock.instant());
     }
+
+    /** The longest error stored for a node; the full text stays in the job's logs. */
+    static final int MAX_ERROR = 8192;
+    private static final String TRUNCATED = "… (truncated)";
 
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
     @Transactional
@@ -312,6 +324,9 @@ public class JobService implements StateCredentials {
                             + String.join("; ", violations.stream().map(OutputSchema.Violation::toString).toList());
                 }
             }
+        }
+        if (error != null && error.length() > MAX_ERROR) {
+            error = error.substring(0, MAX_ERROR - TRUNCATED.length()) + TRUNCATED;
         }
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());

@@ -116,6 +116,12 @@ public class LogService {
                 .setParameter(5, lines).setParameter(6, now).setParameter(7, seq).executeUpdate();
     }
 
+    /** Whether a job's batch of that number is stored. */
+    public boolean hasBatch(UUID jobId, int batch) {
+        return !entityManager.createNativeQuery("select 1 from job_log where job_id = ?1 and batch = ?2")
+                .setParameter(1, jobId).setParameter(2, batch).getResultList().isEmpty();
+    }
+
     private UUID nodeId(UUID deploymentId, String node) {
         String[] parts = node.split("/", 3);
         if (parts.length != 3) {

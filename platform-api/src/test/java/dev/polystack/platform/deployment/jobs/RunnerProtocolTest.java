@@ -323,4 +323,45 @@ class RunnerProtocolTest {
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id).then()
                 .body("nodes[0].error", containsString("output schema cannot be used"));
     }
+
+    @Test
+    void resultsKeepOnlyTheDocumentedResourceFieldsAndACappedError() {
+        Scenario s = new Scenario(2);
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        String id = s.deploy();
+        Map<String, Map<String, Object>> jobs = s.claimAll();
+        Map<String, Object> resource = new java.util.HashMap<>(Map.of("address", "terraform_data.this", "mode", "managed",
+                "type", "terraform_data", "name", "this", "provider", "terraform.io/builtin/terraform"));
+        resource.put("values", Map.of("input", "planted-by-a-runner"));
+        resource.put("sensitive_values", Map.of("x", "planted-too"));
+        s.runner.result(jobs.get("app.a").get("job_id"), Map.of("status", "succeeded",
+                "outputs", Map.of("name", Map.of("value", "prod-app.a", "sensitive", false)),
+                "resources", List.of(resource))).then().statusCode(204);
+        s.runner.result(jobs.get("app.b").get("job_id"), Map.of("status", "failed",
+                "error", Map.of("summary", "Error: boom", "detail", "x".repeat(60_000)))).then().statusCode(204);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !s.status(id).equals("running"));
+
+        String graph = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+                .extract().asString();
+        assertThat(graph).contains("terraform_data.this").doesNotContain("planted-by-a-runner").doesNotContain("planted-too");
+        String error = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id).then().statusCode(200)
+                .extract().path("nodes.find { it.id == 'app.b' }.error");
+        assertThat(error).startsWith("Error: boom: xxx").hasSizeLessThanOrEqualTo(8192).endsWith("(truncated)");
+    }
+
+    @Test
+    void logBatchesAfterTheResultAreRefusedUnlessAlreadyStored() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        s.runner.log(job.get("job_id"), 0, "Apply complete!");
+        s.succeed(job);
+        // a repeat of a batch stored before the result is harmless; a new one is refused
+        s.runner.request().body(Map.of("batch", 0, "lines", List.of(Map.of("message", "Apply complete!"))))
+                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id")).then().statusCode(204);
+        s.runner.request().body(Map.of("batch", 1, "lines", List.of(Map.of("message", "written after the result"))))
+                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id")).then().statusCode(409)
+                .body("detail", containsString("ended"));
+    }
 }
