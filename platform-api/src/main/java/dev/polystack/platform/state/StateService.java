@@ -69,24 +69,47 @@ public class StateService {
         if (state == null || !state.isObject()) {
             throw PlatformException.invalid("/", "the state is not a JSON object");
         }
-        Long serial = state.hasNonNull("serial") ? state.get("serial").asLong() : null;
-        String lineage = state.hasNonNull("lineage") ? state.get("lineage").asText() : null;
+        // both are what makes a stale or foreign write detectable: a state without them is refused
+        if (!state.path("serial").canConvertToLong() || !state.path("serial").isIntegralNumber() || state.get("serial").asLong() < 0) {
+            throw PlatformException.invalid("/serial", "a state must carry its serial, a whole number of 0 or more");
+        }
+        if (!state.path("lineage").isTextual() || state.get("lineage").asText().isBlank()) {
+            throw PlatformException.invalid("/lineage", "a state must carry its lineage");
+        }
+        long serial = state.get("serial").asLong();
+        String lineage = state.get("lineage").asText();
         Optional<StateVersion> latest = latest(environmentId, resourceKey);
         if (latest.isPresent()) {
             StateVersion previous = latest.get();
-            if (previous.lineage() != null && lineage != null && !previous.lineage().equals(lineage)) {
+            if (previous.lineage() != null && !previous.lineage().equals(lineage)) {
                 throw new PlatformException(ProblemType.CONFLICT, "the state has lineage " + lineage + " but the stored one has "
                         + previous.lineage() + "; refusing to replace another state's history");
             }
-            if (previous.serial() != null && serial != null && serial < previous.serial()) {
+            if (previous.serial() != null && serial < previous.serial()) {
                 throw new PlatformException(ProblemType.CONFLICT, "serial " + serial + " is older than the stored serial "
                         + previous.serial() + "; refusing a stale write");
+            }
+            if (previous.serial() != null && serial == previous.serial()) {
+                byte[] stored = secretBox.open(previous.sealed(), StateVersion.binding(environmentId, resourceKey, previous.id()));
+                if (sameState(stored, state)) {
+                    return; // a repeat of the stored version
+                }
+                throw new PlatformException(ProblemType.CONFLICT, "serial " + serial + " is stored already with other content; "
+                        + "a changed state must have a higher serial");
             }
         }
         UUID id = UUID.randomUUID();
         byte[] sealed = secretBox.seal(body, StateVersion.binding(environmentId, resourceKey, id));
         entityManager.persist(new StateVersion(id, environmentId, resourceKey, serial, lineage, sealed, body.length,
                 access.jobId(), clock.instant()));
+    }
+
+    private boolean sameState(byte[] stored, JsonNode state) {
+        try {
+            return json.readTree(stored).equals(state);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Transactional

@@ -35,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
 /** The runner protocol and the state backend: authentication, claims, leases, cancel, logs, fencing. */
@@ -363,5 +364,40 @@ class RunnerProtocolTest {
         s.runner.request().body(Map.of("batch", 1, "lines", List.of(Map.of("message", "written after the result"))))
                 .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id")).then().statusCode(409)
                 .body("detail", containsString("ended"));
+    }
+
+    @Test
+    void stateWritesMustCarryLineageAndSerialAndNeverRewriteHistory() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        String auth = basic(state);
+        String address = relative(state.get("address"));
+        lock(address, auth, "lock-1").then().statusCode(200);
+        String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
+
+        // without serial or lineage the stale-write check cannot work: refused
+        post(address, auth, "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}").then().statusCode(400)
+                .body("errors.pointer", hasItem("/serial"));
+        post(address, auth, "{\"version\":4,\"serial\":1,\"resources\":[]}").then().statusCode(400)
+                .body("errors.pointer", hasItem("/lineage"));
+        writeState(address, auth, "lock-1", 4).then().statusCode(200);
+        // the same serial again: the same content is harmless, other content is a rewrite of history
+        writeState(address, auth, "lock-1", 4).then().statusCode(200);
+        post(address, auth, "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
+                + "\",\"outputs\":{\"x\":{\"value\":1,\"type\":\"number\"}},\"resources\":[]}").then().statusCode(409)
+                .body("detail", containsString("serial 4"));
+        // another lineage is another state's history
+        post(address, auth, "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}").then().statusCode(409)
+                .body("detail", containsString("lineage"));
+        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
+        admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1));
+    }
+
+    private static Response post(String address, String auth, String body) {
+        return given().header("Authorization", auth).contentType("application/json").body(body).queryParam("ID", "lock-1").post(address);
     }
 }
