@@ -82,7 +82,7 @@ class AuthorizationMatrixTest {
         for (String op : List.of("claimJob", "heartbeatJob", "appendJobLogs", "reportJobResult")) {
             EXPECTED.put(op, Needs.RUNNER);
         }
-        for (String op : List.of("getState", "putState")) {
+        for (String op : List.of("getState", "putState", "lockState", "unlockState")) {
             EXPECTED.put(op, Needs.JOB);
         }
     }
@@ -118,7 +118,7 @@ class AuthorizationMatrixTest {
                     assertThat(after.get(list)).as("%s of the tenant changed by outsiders", list).isEqualTo(before.get(list));
                 }
             }
-            for (String phase : List.of("GET", "POST", "PUT", "DELETE")) {
+            for (String phase : List.of("GET", "POST", "PUT", "DELETE", "LOCK", "UNLOCK")) {
                 for (Operation operation : operations) {
                     if (!operation.method().equals(phase)) {
                         continue;
@@ -232,6 +232,10 @@ class AuthorizationMatrixTest {
                 operations.add(new Operation(method.getKey().toUpperCase(), path.getKey(), method.getValue().path("operationId").asText()));
             }
         }));
+        // the state backend's LOCK and UNLOCK are not OpenAPI methods; they take the state path of getState
+        String statePath = operations.stream().filter(o -> o.id().equals("getState")).findFirst().orElseThrow().path();
+        operations.add(new Operation("LOCK", statePath, "lockState"));
+        operations.add(new Operation("UNLOCK", statePath, "unlockState"));
         return operations;
     }
 
@@ -350,6 +354,9 @@ class AuthorizationMatrixTest {
             Object body = body(operation.id());
             if (operation.id().equals("putManifest") || operation.id().equals("dryRunManifest")) {
                 request.contentType("application/yaml").body("shared:\n  a: { type: thing }\n".getBytes(StandardCharsets.UTF_8));
+            } else if (operation.id().equals("lockState") || operation.id().equals("unlockState")) {
+                request.body("{\"ID\":\"matrix-lock\",\"Operation\":\"OperationTypeApply\",\"Who\":\"matrix\","
+                        + "\"Version\":\"1.11.0\",\"Created\":\"2026-01-01T00:00:00Z\",\"Path\":\"\"}");
             } else if (operation.id().equals("putState")) {
                 request.body("{\"version\":4,\"serial\":1,\"lineage\":\"l\",\"resources\":[]}");
             } else if (body != null) {
