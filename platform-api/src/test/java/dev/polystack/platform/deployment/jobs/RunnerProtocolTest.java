@@ -301,8 +301,11 @@ class RunnerProtocolTest {
     }
 
     private static Response writeState(String address, String auth, String lockId, int serial) {
-        String state = "{\"version\":4,\"terraform_version\":\"1.8.0\",\"serial\":" + serial
-                + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}";
+        return postState(address, auth, lockId, "{\"version\":4,\"terraform_version\":\"1.8.0\",\"serial\":" + serial
+                + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}");
+    }
+
+    private static Response postState(String address, String auth, String lockId, String state) {
         return given().header("Authorization", auth).contentType("application/json").body(state)
                 .queryParam("ID", lockId).post(address);
     }
@@ -380,24 +383,20 @@ class RunnerProtocolTest {
         String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
 
         // without serial or lineage the stale-write check cannot work: refused
-        post(address, auth, "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}").then().statusCode(400)
+        postState(address, auth, "lock-1", "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}").then().statusCode(400)
                 .body("errors.pointer", hasItem("/serial"));
-        post(address, auth, "{\"version\":4,\"serial\":1,\"resources\":[]}").then().statusCode(400)
+        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":1,\"resources\":[]}").then().statusCode(400)
                 .body("errors.pointer", hasItem("/lineage"));
         writeState(address, auth, "lock-1", 4).then().statusCode(200);
         // the same serial again: the same content is harmless, other content is a rewrite of history
         writeState(address, auth, "lock-1", 4).then().statusCode(200);
-        post(address, auth, "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
+        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
                 + "\",\"outputs\":{\"x\":{\"value\":1,\"type\":\"number\"}},\"resources\":[]}").then().statusCode(409)
                 .body("detail", containsString("serial 4"));
         // another lineage is another state's history
-        post(address, auth, "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}").then().statusCode(409)
+        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}").then().statusCode(409)
                 .body("detail", containsString("lineage"));
         String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
         admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1));
-    }
-
-    private static Response post(String address, String auth, String body) {
-        return given().header("Authorization", auth).contentType("application/json").body(body).queryParam("ID", "lock-1").post(address);
     }
 }
