@@ -1,5 +1,6 @@
 package dev.polystack.platform.common;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -97,9 +98,17 @@ public interface PolystackConfig {
         @WithDefault("0.0.0.0")
         String host();
 
-        /** The largest API request body (the state backend takes up to 64 MiB). */
+        /** The largest API request body, counted on the bytes read. */
         @WithDefault("1M")
-        String maxBodySize();
+        MemorySize maxBodySize();
+    }
+
+    State state();
+
+    interface State {
+        /** The largest OpenTofu state a runner may upload to the state backend. */
+        @WithDefault("32M")
+        MemorySize maxBodySize();
     }
 
     interface Log {

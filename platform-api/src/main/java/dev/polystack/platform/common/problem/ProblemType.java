@@ -16,6 +16,7 @@ public enum ProblemType {
     STALE_VERSION(409, "stale-version", "The object was changed by someone else"),
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "The request body is too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),
+    EXPECTATION_FAILED(417, "expectation-failed", "The Expect header cannot be met"),
     UNPROCESSABLE(422, "unprocessable", "The request refers to something that does not fit"),
     TOO_MANY_REQUESTS(429, "too-many-requests", "Too many requests"),
     INTERNAL(500, "internal", "Internal error"),

@@ -73,8 +73,15 @@ public class RouterProblems {
             Problems.write(context, ProblemType.VALIDATION,
                     "the request is malformed: its URI cannot be decoded or its Host header is missing or invalid");
         } else if (status == 413) {
-            context.response().putHeader("Connection", "close");
-            Problems.write(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body is larger than the limit");
+            Long limit = context.get(BodyLimitFilter.LIMIT_KEY);
+            if (limit != null) {
+                BodyLimitFilter.reject(context, limit);
+            } else {
+                context.response().putHeader("Connection", "close");
+                Problems.write(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body is larger than the limit");
+            }
+        } else if (status == 417) {
+            Problems.write(context, ProblemType.EXPECTATION_FAILED, "the only expectation the server meets is `Expect: 100-continue`");
         } else {
             context.next();
         }

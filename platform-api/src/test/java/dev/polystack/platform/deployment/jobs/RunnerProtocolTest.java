@@ -16,6 +16,9 @@ import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -298,6 +301,35 @@ class RunnerProtocolTest {
 
     private static Response lock(String address, String auth, String id) {
         return given().header("Authorization", auth).body(lockInfo(id)).request("LOCK", address);
+    }
+
+    @Test
+    void aStateOverItsLimitIsRefusedWith413WhateverItsFramingAndNothingIsStored() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        String auth = basic(state);
+        String address = relative(state.get("address"));
+        lock(address, auth, "lock-1").then().statusCode(200);
+        byte[] big = ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
+                + "x".repeat(32 * 1024 * 1024) + "\",\"type\":\"string\"}},\"resources\":[]}").getBytes(StandardCharsets.UTF_8);
+
+        // a plain HTTP client, as OpenTofu's is: with a Content-Length, and chunked from a stream
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        URI target = URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port + address + "?ID=lock-1");
+        for (HttpRequest.BodyPublisher body : List.of(HttpRequest.BodyPublishers.ofByteArray(big),
+                HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)))) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(target).header("Authorization", auth)
+                    .header("Content-Type", "application/json").POST(body).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).isEqualTo(413);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(answer.body()).contains("payload-too-large").contains(Integer.toString(32 * 1024 * 1024));
+        }
+        given().header("Authorization", auth).get(address).then().statusCode(204);
+        writeState(address, auth, "lock-1", 1).then().statusCode(200);
     }
 
     private static Response writeState(String address, String auth, String lockId, int serial) {
