@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.deployment.logs.LogBatch;
+import dev.polystack.platform.deployment.logs.Masker;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentNode;
@@ -27,6 +28,7 @@ import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.module.ModuleService;
 import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.provider.ProviderService;
+import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.runner.RunnerCaller;
 import dev.polystack.platform.runner.RunnerService;
@@ -35,6 +37,7 @@ import dev.polystack.platform.state.StateCredentials;
 import dev.polystack.rules.OutputSchema;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
+import dev.polystack.rules.graph.Outputs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -66,8 +69,6 @@ public class JobService implements StateCredentials {
     private static final Logger LOG = Logger.getLogger(JobService.class);
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    /** Values shorter than this are not masked in logs: they would blank out ordinary words. */
-    private static final int SHORTEST_MASKED = 4;
 
     @Inject
     JobRepository jobs;
@@ -108,6 +109,9 @@ public class JobService implements StateCredentials {
 
     @Inject
     LogService logs;
+
+    @Inject
+    ActiveResourceService activeResources;
 
     @Inject
     ObjectMapper json;
@@ -260,16 +264,16 @@ public class JobService implements StateCredentials {
                     + "); log batch " + batch.batch() + " came after its result and is refused");
         }
         DeploymentNode node = nodes.findById(job.nodeId());
-        Set<String> secrets = secretValues(job, node);
+        Masker masker = Masker.of(secretValues(job, node));
         var lines = json.createArrayNode();
         for (LogBatch.Line line : batch.lines()) {
             ObjectNode stored = lines.addObject();
             stored.put("time", (line.time() == null ? clock.instant() : line.time()).toString());
-            stored.put("level", line.level() == null ? "info" : line.level());
+            stored.put("level", Masker.level(line.level()));
             if (line.type() != null) {
-                stored.put("type", line.type());
+                stored.put("type", masker.mask(line.type()));
             }
-            stored.put("message", mask(line.message(), secrets));
+            stored.put("message", masker.mask(line.message()));
         }
         logs.store(job.deploymentId(), job.nodeId(), job.id(), batch.batch(), lines.toString(), clock.instant());
     }
@@ -311,8 +315,8 @@ public class JobService implements StateCredentials {
             default -> NodeStatus.FAILED;
         };
         String error = result.error() == null ? null
-                : mask(result.error().summary() + (result.error().detail() == null || result.error().detail().isBlank()
-                ? "" : ": " + result.error().detail()), secretValues(job, node));
+                : result.error().summary() + (result.error().detail() == null || result.error().detail().isBlank()
+                ? "" : ": " + result.error().detail());
         if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY) {
             Optional<OutputSchema> schema = resourceTypes.outputSchema(job.orgId(), node.identity().type());
             if (schema.isPresent()) {
@@ -324,6 +328,12 @@ public class JobService implements StateCredentials {
                             + String.join("; ", violations.stream().map(OutputSchema.Violation::toString).toList());
                 }
             }
+        }
+        if (error != null) {
+            // the job's secrets, and its own sensitive outputs (a schema violation may quote one)
+            Set<String> secrets = secretValues(job, node);
+            sensitive.forEach(name -> collect(outputs.get(name), secrets));
+            error = Masker.of(secrets).mask(error);
         }
         if (error != null && error.length() > MAX_ERROR) {
             error = error.substring(0, MAX_ERROR - TRUNCATED.length()) + TRUNCATED;
@@ -340,9 +350,24 @@ public class JobService implements StateCredentials {
                 .orElseThrow(() -> PlatformException.notFound("job `" + jobId + "`"));
     }
 
-    /** Every value of the job that must not reach a log: sensitive inputs, provider secrets, sensitive provider fields. */
+    /**
+     * Every value the job could have seen that must not reach a log: its sensitive inputs (secret inputs
+     * of the module version and inputs taken from sensitive outputs), its providers' secrets and
+     * sensitive fields, the sensitive outputs of every resource it depends on and those of its own
+     * resource (they are in its state).
+     */
     private Set<String> secretValues(Job job, DeploymentNode node) {
         Set<String> values = new HashSet<>();
+        UUID environmentId = deployments.findById(job.deploymentId()).environmentId();
+        var outputs = activeResources.outputsLookup(environmentId);
+        Set<ResourceIdentity> seen = new HashSet<>(NodeSpecs.upstream(node.spec()));
+        seen.add(node.identity());
+        for (ResourceIdentity identity : seen) {
+            Outputs stored = outputs.apply(identity);
+            if (stored != null) {
+                stored.sensitive().forEach(name -> collect(stored.values().get(name), values));
+            }
+        }
         if (node.sealedResolved() == null) {
             return values;
         }
@@ -361,7 +386,6 @@ public class JobService implements StateCredentials {
             String[] parts = key.split("\\.", 2);
             values.addAll(providers.secretsFor(job.orgId(), parts[0], parts[1]).values());
         });
-        values.removeIf(v -> v == null || v.length() < SHORTEST_MASKED);
         return values;
     }
 
@@ -374,17 +398,6 @@ public class JobService implements StateCredentials {
         } else {
             value.forEach(child -> collect(child, into));
         }
-    }
-
-    static String mask(String text, Set<String> secrets) {
-        if (text == null) {
-            return null;
-        }
-        String masked = text;
-        for (String secret : secrets.stream().sorted((a, b) -> b.length() - a.length()).toList()) {
-            masked = masked.replace(secret, "***");
-        }
-        return masked;
     }
 
     /**

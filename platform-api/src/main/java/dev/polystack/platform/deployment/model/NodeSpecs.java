@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.GraphNode;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -34,6 +37,14 @@ public final class NodeSpecs {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored node spec cannot be read: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** The resources a spec's node depends on or refers to: it may see their outputs. */
+    public static Set<ResourceIdentity> upstream(JsonNode spec) {
+        GraphNode node = read(null, spec);
+        Set<ResourceIdentity> upstream = new HashSet<>(node.dependencies().values());
+        upstream.addAll(node.manifestReferences().values());
+        return upstream;
     }
 
     /** Provider local name → {@code type.id} of a spec. */
