@@ -67,7 +67,7 @@ export function AuditPage() {
         subtitle="Every change made through the API — successful or refused — with who, what, the target and the request id. It cannot be edited." />
       <form className="grid-3 audit-filters" aria-label="Filter the audit log" onSubmit={(e) => { e.preventDefault(); setFilters(draft) }}>
         <Field label="Actor">
-          {(p) => <input {...p} value={draft.actor} onChange={set('actor')} placeholder="anyone" aria-describedby="audit-filter-hint" />}
+          {(p) => <input {...p} value={draft.actor} onChange={set('actor')} placeholder={`anyone, or e.g. service:${org}/ci or user:alice`} aria-describedby="audit-filter-hint" />}
         </Field>
         <Field label="Action">
           {(p) => <input {...p} value={draft.action} onChange={set('action')} placeholder="e.g. createProject" aria-describedby="audit-filter-hint" />}

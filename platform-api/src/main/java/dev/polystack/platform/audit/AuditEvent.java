@@ -21,6 +21,9 @@ public class AuditEvent {
     @Column(name = "org_id")
     private UUID orgId;
 
+    @Column(name = "org_slug")
+    private String orgSlug;
+
     @Column(name = "occurred_at", nullable = false)
     private Instant occurredAt;
 
@@ -54,10 +57,11 @@ public class AuditEvent {
     protected AuditEvent() {
     }
 
-    AuditEvent(UUID orgId, Instant occurredAt, UUID actorId, String actorName, String actorKind, String action, String method,
+    AuditEvent(UUID orgId, String orgSlug, Instant occurredAt, UUID actorId, String actorName, String actorKind, String action, String method,
                String target, String requestId, int status) {
         this.id = UUID.randomUUID();
         this.orgId = orgId;
+        this.orgSlug = orgSlug;
         this.occurredAt = occurredAt;
         this.actorId = actorId;
         this.actorName = actorName;
@@ -72,6 +76,10 @@ public class AuditEvent {
 
     public UUID id() {
         return id;
+    }
+
+    public String orgSlug() {
+        return orgSlug;
     }
 
     public Instant occurredAt() {

@@ -1,6 +1,7 @@
 package dev.polystack.platform.audit;
 
 import dev.polystack.platform.common.problem.Problems;
+import dev.polystack.platform.identity.MemberService;
 import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.security.Caller;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
@@ -23,7 +24,8 @@ import java.util.UUID;
 /**
  * Appends an audit event for every mutating call of the API — whether it succeeded or not — with the
  * caller, the operation, the target, the request id and the status. Bodies are never recorded, so no
- * secret can reach the log.
+ * secret can reach the log. Calls on an organization by callers who are not its members (anonymous
+ * ones included) are recorded in the instance-level log, not in the organization's.
  */
 public class AuditFilter {
 
@@ -35,6 +37,9 @@ public class AuditFilter {
 
     @Inject
     OrganizationService organizations;
+
+    @Inject
+    MemberService members;
 
     @Inject
     CurrentIdentityAssociation identities;
@@ -69,8 +74,12 @@ public class AuditFilter {
             Runnable write = () -> {
                 try {
                     UUID orgId = slug == null ? null : organizations.findId(slug).orElse(null);
-                    audit.append(new AuditService.Entry(orgId, caller == null ? null : caller.principalId(),
-                            caller == null ? "anonymous" : caller.name(),
+                    // a caller who is not a member learns nothing about the organization (404), and its
+                    // attempts go to the instance-level log, where they cannot fill the organization's
+                    boolean member = orgId != null && caller != null
+                            && (caller.instanceAdmin() || members.roleOf(orgId, caller.principalId()).isPresent());
+                    audit.append(new AuditService.Entry(member ? orgId : null, slug, caller == null ? null : caller.principalId(),
+                            caller == null ? "anonymous" : members.actorName(caller),
                             caller == null ? "anonymous" : caller.serviceUser() ? "service" : "user",
                             action, method, finalTarget, requestId, status));
                 } catch (RuntimeException e) {

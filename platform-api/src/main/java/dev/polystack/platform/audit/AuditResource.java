@@ -39,10 +39,10 @@ public class AuditResource {
                 instant(to, "to"), page);
     }
 
-    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+    static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
 
-    private static Instant instant(String value, String parameter) {
+    static Instant instant(String value, String parameter) {
         if (value == null || value.isBlank()) {
             return null;
         }

@@ -30,24 +30,45 @@ public class AuditService {
     Clock clock;
 
     /** The one piece of an event the HTTP layer knows. */
-    public record Entry(UUID orgId, UUID actorId, String actorName, String actorKind, String action, String method,
+    public record Entry(UUID orgId, String orgSlug, UUID actorId, String actorName, String actorKind, String action, String method,
                         String target, String requestId, int status) {
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void append(Entry entry) {
-        entityManager.persist(new AuditEvent(entry.orgId(), clock.instant(), entry.actorId(), entry.actorName(), entry.actorKind(),
+        entityManager.persist(new AuditEvent(entry.orgId(), entry.orgSlug(), clock.instant(), entry.actorId(), entry.actorName(), entry.actorKind(),
                 entry.action(), entry.method(), entry.target(), entry.requestId(), entry.status()));
     }
 
-    /** Filters: actor name, action, target prefix, time range; newest first. */
+    /** An organization's log. Filters: actor name, action, target prefix, time range; newest first. */
     @Transactional
     public Page<AuditEventView> list(OrgScope scope, String actor, String action, String target, Instant from, Instant to,
                                      PageRequest page) {
-        int limit = page.limit();
         StringBuilder jpql = new StringBuilder("select e from AuditEvent e where e.orgId = :org");
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("org", scope.orgId());
+        return list(jpql, parameters, actor, action, target, from, to, page);
+    }
+
+    /**
+     * The instance-level log: what no organization's log holds, such as attempts on an organization by
+     * callers who are not its members. The same filters, and the organization's slug.
+     */
+    @Transactional
+    public Page<AuditEventView> listInstance(String org, String actor, String action, String target, Instant from, Instant to,
+                                             PageRequest page) {
+        StringBuilder jpql = new StringBuilder("select e from AuditEvent e where e.orgId is null");
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        if (org != null) {
+            jpql.append(" and e.orgSlug = :slug");
+            parameters.put("slug", org);
+        }
+        return list(jpql, parameters, actor, action, target, from, to, page);
+    }
+
+    private Page<AuditEventView> list(StringBuilder jpql, Map<String, Object> parameters, String actor, String action, String target,
+                                      Instant from, Instant to, PageRequest page) {
+        int limit = page.limit();
         if (actor != null) {
             jpql.append(" and e.actorName = :actor");
             parameters.put("actor", actor);

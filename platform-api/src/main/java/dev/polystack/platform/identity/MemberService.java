@@ -39,6 +39,22 @@ public class MemberService {
         return memberships.find(orgId, principalId).map(Membership::role);
     }
 
+    /**
+     * The caller's name as the audit log records it, unambiguous across organizations:
+     * {@code user:<username>} (usernames are unique in the instance) or {@code service:<org>/<id>}.
+     */
+    @Transactional
+    public String actorName(Caller caller) {
+        if (!caller.serviceUser()) {
+            return "user:" + caller.name();
+        }
+        Principal principal = principals.findById(caller.principalId());
+        if (principal == null || principal.orgId() == null) {
+            return caller.name();
+        }
+        return "service:" + organizations.slugOf(principal.orgId()) + "/" + principal.slug();
+    }
+
     /** The organizations a principal belongs to, by id. */
     @Transactional
     public Map<UUID, Role> organizationsOf(UUID principalId) {

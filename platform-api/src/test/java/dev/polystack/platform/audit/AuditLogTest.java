@@ -50,11 +50,11 @@ class AuditLogTest {
         assertThat(events.getString("items[1].target")).isEqualTo("/api/v1/orgs/" + org + "/env-types/staging");
         assertThat(events.getString("items[1].outcome")).isEqualTo("success");
         assertThat(events.getString("items[1].request_id")).isEqualTo("audit-1");
-        assertThat(events.getString("items[1].actor")).startsWith("service:pe-");
+        assertThat(events.getString("items[1].actor")).startsWith("service:" + org + "/pe-");
         assertThat(events.getInt("items[0].status")).isEqualTo(400);
         assertThat(events.getString("items[0].outcome")).isEqualTo("failure");
         admin().queryParam("action", "deleteEnvType").get("/api/v1/orgs/{org}/audit-events", org)
-                .then().body("items[0].status", equalTo(403)).body("items[0].actor", containsString("service:viewer-"));
+                .then().body("items[0].status", equalTo(403)).body("items[0].actor", containsString("service:" + org + "/viewer-"));
         admin().get("/api/v1/orgs/{org}/audit-events", org).then().statusCode(200)
                 .body(not(containsString("top-secret-audit-value")))
                 .body("items.action", hasItem("createProvider"));
@@ -75,7 +75,7 @@ class AuditLogTest {
                 .body("items.action", hasItem("revokeServiceUserToken"))
                 .body("items.action", hasItem("createRunner"))
                 .body("items.action", hasItem("createOrg"))
-                .body("items.actor", everyItem(equalTo("admin")));
+                .body("items.actor", everyItem(equalTo("user:admin")));
     }
 
     @Test
@@ -113,6 +113,52 @@ class AuditLogTest {
                 assertThat(rows.getInt(1)).as("refused attempts in the audit log").isEqualTo(2);
             }
         });
+    }
+
+    @Test
+    void actorsAreQualifiedByTheirOrganizationAndFilteredByThatName() {
+        String acme = createOrg();
+        String other = createOrg();
+        String acmeOwn = serviceUserToken(acme, "own", "platform-engineer");
+        String otherOwn = serviceUserToken(other, "own", "platform-engineer");
+        as(acmeOwn).body(Map.of("id", "staging")).post("/api/v1/orgs/{org}/env-types", acme).then().statusCode(201);
+        as(otherOwn).body(Map.of("id", "staging")).post("/api/v1/orgs/{org}/env-types", other).then().statusCode(201);
+
+        admin().queryParam("actor", "service:" + acme + "/own").get("/api/v1/orgs/{org}/audit-events", acme).then().statusCode(200)
+                .body("items", hasSize(1)).body("items[0].action", equalTo("createEnvType")).body("items[0].actor_kind", equalTo("service"));
+        admin().queryParam("actor", "service:own").get("/api/v1/orgs/{org}/audit-events", acme).then().body("items", hasSize(0));
+    }
+
+    @Test
+    void attemptsByCallersWhoAreNotMembersGoToTheInstanceLogNotTheOrganizations() {
+        String acme = createOrg();
+        String other = createOrg();
+        String acmeOwn = serviceUserToken(acme, "own", "platform-engineer");
+        String intruder = serviceUserToken(other, "own", "owner");
+        as(acmeOwn).header("X-Request-Id", "member-1").body(Map.of("id", "x")).post("/api/v1/orgs/{org}/env-types", acme).then().statusCode(201);
+        for (int i = 0; i < 3; i++) {
+            as(intruder).header("X-Request-Id", "probe-" + i).body(Map.of("id", "x")).delete("/api/v1/orgs/{org}/env-types/x", acme)
+                    .then().statusCode(404);
+        }
+
+        admin().get("/api/v1/orgs/{org}/audit-events", acme).then().statusCode(200)
+                .body("items.request_id", hasItem("member-1"))
+                .body("items.request_id", not(hasItem(containsString("probe-"))))
+                .body("items.actor", not(hasItem("service:" + other + "/own")));
+        var outside = admin().queryParam("actor", "service:" + other + "/own").get("/api/v1/audit-events")
+                .then().statusCode(200).body("items", hasSize(3)).extract().jsonPath();
+        assertThat(outside.getList("items.org", String.class)).containsOnly(acme);
+        assertThat(outside.getList("items.status", Integer.class)).containsOnly(404);
+        assertThat(outside.getList("items.action", String.class)).containsOnly("deleteEnvType");
+        admin().queryParam("org", acme).queryParam("actor", "service:" + other + "/own").get("/api/v1/audit-events")
+                .then().statusCode(200).body("items", hasSize(3));
+        problem(as(intruder).get("/api/v1/audit-events"), 403, "forbidden");
+    }
+
+    private static String serviceUserToken(String org, String id, String role) {
+        admin().body(Map.of("id", id, "role", role)).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);
+        return admin().body(Map.of("name", "test")).post("/api/v1/orgs/{org}/service-users/{id}/tokens", org, id)
+                .then().statusCode(201).extract().path("token");
     }
 
     @Test

@@ -79,6 +79,7 @@ class AuthorizationMatrixTest {
         EXPECTED.put("createOrg", Needs.INSTANCE_ADMIN);
         EXPECTED.put("deleteOrg", Needs.INSTANCE_ADMIN);
         EXPECTED.put("getEngineDiagnostics", Needs.INSTANCE_ADMIN);
+        EXPECTED.put("listInstanceAuditEvents", Needs.INSTANCE_ADMIN);
         for (String op : List.of("claimJob", "heartbeatJob", "appendJobLogs", "reportJobResult")) {
             EXPECTED.put(op, Needs.RUNNER);
         }
