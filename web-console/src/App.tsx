@@ -12,6 +12,7 @@ const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default:
 const DeploymentPage = lazy(() => import('./pages/DeploymentPage').then((m) => ({ default: m.DeploymentPage })))
 const EnvironmentPage = lazy(() => import('./pages/EnvironmentPage').then((m) => ({ default: m.EnvironmentPage })))
 const EnginePage = lazy(() => import('./pages/EnginePage').then((m) => ({ default: m.EnginePage })))
+const QuotasPage = lazy(() => import('./pages/QuotasPage').then((m) => ({ default: m.QuotasPage })))
 const EnvTypesPage = lazy(() => import('./pages/EnvTypesPage').then((m) => ({ default: m.EnvTypesPage })))
 const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ default: m.MembersPage })))
 const ModulePage = lazy(() => import('./pages/ModulePage').then((m) => ({ default: m.ModulePage })))
@@ -53,6 +54,7 @@ export function App() {
               <Route path="audit" element={<AuditPage />} />
               <Route path="tokens" element={<TokensPage />} />
               <Route path="engine" element={<EnginePage />} />
+              <Route path="quotas" element={<QuotasPage />} />
               <Route path="*" element={<NotFound />} />
             </Route>
             <Route path="*" element={<NotFound />} />

@@ -17,9 +17,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.KeyPair;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -118,6 +118,10 @@ class Benchmarks {
 
     private void configure(Polystack polystack) {
         polystack.api().body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().log().ifValidationFails().statusCode(201);
+        // the benchmark measures the engine at scale, not the default quotas: thousands of runners, 10,000-resource manifests
+        polystack.api().body(Map.of("runners", 100_000, "resources_per_manifest", 10_000, "concurrent_jobs", 10_000,
+                "queued_deployments_per_environment", 10_000, "environments_per_project", 10_000)).put("/api/v1/orgs/acme/quotas")
+                .then().log().ifValidationFails().statusCode(200);
         polystack.api().body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().log().ifValidationFails().statusCode(201);
         polystack.api().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().log().ifValidationFails().statusCode(201);
         polystack.api().body(Map.of("id", "thing", "output_schema", Map.of("type", "object", "required", List.of("name"),

@@ -199,7 +199,7 @@ class ConsoleIT {
         screenshot(page, "rules-explained");
 
         for (String[] stop : new String[][] {{"Runners", "runners"}, {"Providers", "providers"}, {"Environment types", "env-types"},
-                {"Members & service users", "members"}, {"Audit log", "audit"}}) {
+                {"Members & service users", "members"}, {"Quotas", "quotas"}, {"Audit log", "audit"}}) {
             page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(stop[0])).click();
             PlaywrightAssertions.assertThat(page.locator(".loading")).hasCount(0);
             PlaywrightAssertions.assertThat(page.locator(".problem")).hasCount(0);

@@ -105,6 +105,33 @@ public interface PolystackConfig {
 
     State state();
 
+    Quotas quotas();
+
+    /** The quotas of an organization whose administrator set none ({@code POLYSTACK_QUOTAS_PROJECTS}, ...). */
+    interface Quotas {
+        @WithDefault("100")
+        int projects();
+
+        @WithDefault("50")
+        int environmentsPerProject();
+
+        /** At most {@code polystack.manifest.max-resources}, which bounds every manifest of the instance. */
+        @WithDefault("1000")
+        int resourcesPerManifest();
+
+        @WithDefault("10")
+        int queuedDeploymentsPerEnvironment();
+
+        @WithDefault("50")
+        int concurrentJobs();
+
+        @WithDefault("50")
+        int runners();
+
+        @WithDefault("50")
+        int tokensPerUser();
+    }
+
     interface State {
         /** The largest OpenTofu state a runner may upload to the state backend. */
         @WithDefault("32M")

@@ -12,6 +12,7 @@ import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentMode;
 import dev.polystack.platform.deployment.model.DeploymentNode;
 import dev.polystack.platform.deployment.model.DeploymentRepository;
+import dev.polystack.platform.deployment.model.DeploymentStatus;
 import dev.polystack.platform.deployment.model.JobRepository;
 import dev.polystack.platform.deployment.model.NodeOperation;
 import dev.polystack.platform.deployment.model.NodeRepository;
@@ -22,8 +23,8 @@ import dev.polystack.platform.deployment.model.ResolvedNode;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
 import dev.polystack.platform.deployment.scheduling.Removals;
-import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.manifest.GraphPlanner;
 import dev.polystack.platform.manifest.ManifestFormat;
@@ -31,6 +32,8 @@ import dev.polystack.platform.manifest.ManifestProblems;
 import dev.polystack.platform.manifest.ManifestService;
 import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resource.Fingerprint;
@@ -119,6 +122,9 @@ public class DeploymentService {
     @Inject
     Clock clock;
 
+    @Inject
+    QuotaService quotas;
+
     /** The result of a create: the deployment, and whether it was made now or found by its idempotency key. */
     public record Created(DeploymentView deployment, boolean replayed) {
     }
@@ -140,6 +146,7 @@ public class DeploymentService {
             throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
                     + "; it takes no new deployments");
         }
+        quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
         boolean force = Boolean.TRUE.equals(request.force());
         Deployment deployment = switch (request.mode()) {
             case PLAN, DEPLOY -> fromManifest(scope, environment, request, force, idempotencyKey, now);
@@ -579,9 +586,18 @@ public class DeploymentService {
                         n.error(), n.queuedAt(), n.startedAt(), n.finishedAt());
             }).toList();
         }
+        String waiting = null;
+        if (withNodes && deployment.status() == DeploymentStatus.RUNNING && progress.getOrDefault(NodeStatus.QUEUED.wireName(), 0) > 0) {
+            long running = quotas.used(deployment.orgId(), Quota.CONCURRENT_JOBS);
+            int limit = quotas.limit(deployment.orgId(), Quota.CONCURRENT_JOBS);
+            if (running >= limit) {
+                waiting = "waiting for a job slot: the organization runs " + running + " of " + limit + " concurrent jobs (quota `"
+                        + Quota.CONCURRENT_JOBS.wireName() + "`)";
+            }
+        }
         return new DeploymentView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
                 deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
                 deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
-                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), progress, nodeViews);
+                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), waiting, progress, nodeViews);
     }
 }

@@ -15,5 +15,8 @@ public record DeploymentView(UUID id, String project, String env, String mode, S
                              Instant startedAt, Instant finishedAt, String error,
                              @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Why the engine cannot advance it"
                                      + " (it retries); absent while it advances") String stalledReason,
-                             Instant stalledAt, Map<String, Integer> progress, List<NodeView> nodes) {
+                             Instant stalledAt,
+                             @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "What its queued resources wait for,"
+                                     + " such as a slot of the organization's concurrent jobs; in the detail only") String waiting,
+                             Map<String, Integer> progress, List<NodeView> nodes) {
 }

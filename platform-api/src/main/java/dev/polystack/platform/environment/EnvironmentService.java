@@ -7,6 +7,8 @@ import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.envtype.EnvTypeService;
 import dev.polystack.platform.project.ProjectService;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -34,6 +36,9 @@ public class EnvironmentService {
     @Inject
     Clock clock;
 
+    @Inject
+    QuotaService quotas;
+
     @Transactional
     public EnvironmentView create(OrgScope scope, String project, CreateEnvironmentRequest request) {
         UUID projectId = projectId(scope, project);
@@ -41,6 +46,8 @@ public class EnvironmentService {
         if (environments.find(projectId, request.id()).isPresent()) {
             throw PlatformException.conflict("environment `" + project + "/" + request.id() + "` already exists");
         }
+        quotas.requireRoom(scope.orgId(), Quota.ENVIRONMENTS_PER_PROJECT, "in project `" + project + "`",
+                () -> quotas.count("select count(*) from environment where project_id = ?1", projectId));
         Environment environment = new Environment(scope.orgId(), projectId, request.id(), envTypeId, clock.instant());
         environments.persist(environment);
         return view(environment, project);

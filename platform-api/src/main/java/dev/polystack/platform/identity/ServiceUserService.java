@@ -4,6 +4,7 @@ import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -76,9 +77,13 @@ public class ServiceUserService {
         principals.delete(principal);
     }
 
+    @Inject
+    QuotaService quotas;
+
     @Transactional
     public CreatedTokenView issueToken(OrgScope scope, String id, CreateTokenRequest request) {
         Principal principal = find(scope, id);
+        quotas.requireTokenRoom(scope.orgId(), principal.id());
         return tokens.issue(principal.id(), request, scope.caller().principalId());
     }
 

@@ -3,6 +3,7 @@ package dev.polystack.platform.identity;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -61,8 +62,13 @@ public class TokenService {
                 principal.isInstanceAdmin());
     }
 
+    @Inject
+    QuotaService quotas;
+
     @Transactional
     public CreatedTokenView issueOwn(Caller caller, CreateTokenRequest request) {
+        Principal principal = principals.findById(caller.principalId());
+        quotas.requireTokenRoom(principal == null ? null : principal.orgId(), caller.principalId());
         return issue(caller.principalId(), request, caller.principalId());
     }
 

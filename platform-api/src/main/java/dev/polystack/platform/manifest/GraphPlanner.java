@@ -1,6 +1,8 @@
 package dev.polystack.platform.manifest;
 
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.rules.CatalogLoader;
 import dev.polystack.platform.runner.RunnerService;
@@ -25,6 +27,9 @@ import java.util.Map;
 public class GraphPlanner {
 
     @Inject
+    QuotaService quotas;
+
+    @Inject
     ManifestParser parser;
 
     @Inject
@@ -42,6 +47,8 @@ public class GraphPlanner {
     public ResourceGraph expand(EnvironmentRef environment, String content, ManifestFormat format) {
         try {
             Manifest manifest = format == ManifestFormat.JSON ? parser.parseJson(content) : parser.parseYaml(content);
+            long resources = manifest.shared().size() + manifest.workloads().values().stream().mapToLong(w -> w.resources().size()).sum();
+            quotas.requireWithin(environment.orgId(), Quota.RESOURCES_PER_MANIFEST, resources);
             Map<ResourceIdentity, String> pinned = new HashMap<>();
             activeResources.runners(environment.id()).forEach((identity, runnerId) -> pinned.put(identity, runners.slugOf(runnerId)));
             return expander.expand(manifest, environment.context(), catalogs.load(environment.orgId()), pinned);

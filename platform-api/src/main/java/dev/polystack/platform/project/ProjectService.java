@@ -5,6 +5,8 @@ import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -26,11 +28,16 @@ public class ProjectService {
     @Inject
     Clock clock;
 
+    @Inject
+    QuotaService quotas;
+
     @Transactional
     public ProjectView create(OrgScope scope, CreateProjectRequest request) {
         if (projects.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("project `" + request.id() + "` already exists");
         }
+        quotas.requireRoom(scope.orgId(), Quota.PROJECTS, "in organization `" + scope.orgSlug() + "`",
+                () -> quotas.used(scope.orgId(), Quota.PROJECTS));
         Project project = new Project(scope.orgId(), request.id(), request.name(), clock.instant());
         projects.persist(project);
         return ProjectView.of(project);

@@ -7,11 +7,13 @@ import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import jakarta.transaction.Transactional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -47,6 +49,9 @@ public class RunnerService {
     @Inject
     Clock clock;
 
+    @Inject
+    QuotaService quotas;
+
     @Transactional
     public RunnerView create(OrgScope scope, RunnerRequest request) {
         if (request.id() == null) {
@@ -56,6 +61,8 @@ public class RunnerService {
         if (runners.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("runner `" + request.id() + "` already exists");
         }
+        quotas.requireRoom(scope.orgId(), Quota.RUNNERS, "in organization `" + scope.orgSlug() + "`",
+                () -> quotas.used(scope.orgId(), Quota.RUNNERS));
         Runner runner = new Runner(scope.orgId(), request.id(), clock.instant());
         define(runner, request, pem);
         runners.persist(runner);

@@ -73,6 +73,7 @@ class EngineModelTest {
     private final List<String> log = new ArrayList<>();
     private Set<String> manifest = Set.of();
     private Scenario s;
+    private static final int QUEUE_QUOTA = 10;
     private Random random;
 
     @Test
@@ -159,7 +160,16 @@ class EngineModelTest {
     }
 
     private String create(Map<String, Object> body) {
+        // only this thread creates deployments: the queue it counts can shrink before the create, never grow
+        long queued = admin().queryParam("limit", 500).get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then()
+                .extract().jsonPath().getList("items.status", String.class).stream().filter("queued"::equals).count();
         Response response = s.create(body);
+        if (response.statusCode() == 403) {
+            // the organization's quota of deployments waiting in one environment (10 by default)
+            assertThat(queued).as(() -> "create " + body + " refused with " + queued + " queued: " + response.asString()).isGreaterThanOrEqualTo(QUEUE_QUOTA);
+            assertThat(response.jsonPath().getString("quota.name")).isEqualTo("queued_deployments_per_environment");
+            return "create " + body + " -> quota";
+        }
         assertThat(response.statusCode()).as(() -> "create " + body + ": " + response.asString()).isIn(201, 409, 422);
         if (response.statusCode() != 201) {
             return "create " + body + " -> " + response.statusCode();

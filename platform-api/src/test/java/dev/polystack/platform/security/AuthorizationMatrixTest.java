@@ -58,7 +58,7 @@ class AuthorizationMatrixTest {
                 "getResourceType", "listProviders", "getProvider", "listModules", "getModule", "listModuleVersions",
                 "getModuleVersion", "listModuleRules", "getModuleRule", "listRunners", "getRunner", "listRunnerRules",
                 "getRunnerRule", "listManifests", "getManifest", "listDeployments", "getDeployment", "getDeploymentGraph",
-                "getDeploymentLogs", "waitForDeployment", "getResourceGraph", "explainResource")) {
+                "getDeploymentLogs", "waitForDeployment", "getResourceGraph", "explainResource", "getQuotas")) {
             EXPECTED.put(op, Needs.VIEWER);
         }
         for (String op : List.of("createProject", "updateProject", "deleteProject", "createEnvironment", "updateEnvironment",
@@ -80,6 +80,7 @@ class AuthorizationMatrixTest {
         EXPECTED.put("deleteOrg", Needs.INSTANCE_ADMIN);
         EXPECTED.put("getEngineDiagnostics", Needs.INSTANCE_ADMIN);
         EXPECTED.put("listInstanceAuditEvents", Needs.INSTANCE_ADMIN);
+        EXPECTED.put("putQuotas", Needs.INSTANCE_ADMIN);
         for (String op : List.of("claimJob", "heartbeatJob", "appendJobLogs", "reportJobResult")) {
             EXPECTED.put(op, Needs.RUNNER);
         }
@@ -385,6 +386,7 @@ class AuthorizationMatrixTest {
                 case "createServiceUser" -> Map.of("id", id, "role", "viewer");
                 case "updateServiceUser" -> Map.of("role", "developer");
                 case "putGroupMappings" -> Map.of("mappings", List.of());
+                case "putQuotas" -> Map.of("projects", 100);
                 case "createProject" -> Map.of("id", id, "name", "P");
                 case "createEnvironment" -> Map.of("id", id, "env_type_id", "production");
                 case "updateEnvironment" -> Map.of("env_type_id", "production");

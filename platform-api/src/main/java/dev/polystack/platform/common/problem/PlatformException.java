@@ -7,15 +7,30 @@ public class PlatformException extends RuntimeException {
 
     private final ProblemType type;
     private final List<ProblemDetail.FieldError> errors;
+    private final ProblemDetail.QuotaExceeded quota;
 
     public PlatformException(ProblemType type, String detail) {
         this(type, detail, List.of());
     }
 
     public PlatformException(ProblemType type, String detail, List<ProblemDetail.FieldError> errors) {
+        this(type, detail, errors, null);
+    }
+
+    private PlatformException(ProblemType type, String detail, List<ProblemDetail.FieldError> errors, ProblemDetail.QuotaExceeded quota) {
         super(detail, null, false, false);
         this.type = type;
         this.errors = List.copyOf(errors);
+        this.quota = quota;
+    }
+
+    /** The quota that was exceeded; null for other problems. */
+    public ProblemDetail.QuotaExceeded quota() {
+        return quota;
+    }
+
+    public static PlatformException quotaExceeded(String quota, long limit, long used, String detail) {
+        return new PlatformException(ProblemType.QUOTA_EXCEEDED, detail, List.of(), new ProblemDetail.QuotaExceeded(quota, limit, used));
     }
 
     public ProblemType type() {

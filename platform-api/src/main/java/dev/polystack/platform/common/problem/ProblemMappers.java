@@ -48,7 +48,7 @@ public class ProblemMappers {
                 return tooMany(throttled.get(), request);
             }
         }
-        return Problems.response(e.type(), e.getMessage(), e.errors(), request);
+        return Problems.response(e.type(), e.getMessage(), e.errors(), e.quota(), request);
     }
 
     @ServerExceptionMapper

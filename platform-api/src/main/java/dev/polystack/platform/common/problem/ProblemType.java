@@ -8,6 +8,7 @@ public enum ProblemType {
     MALFORMED_BODY(400, "malformed-body", "The request body cannot be read"),
     UNAUTHENTICATED(401, "unauthenticated", "Authentication is required"),
     FORBIDDEN(403, "forbidden", "Your role does not allow this"),
+    QUOTA_EXCEEDED(403, "quota-exceeded", "A quota of the organization is used up"),
     NOT_FOUND(404, "not-found", "Not found"),
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
     NOT_ACCEPTABLE(406, "not-acceptable", "Not acceptable"),

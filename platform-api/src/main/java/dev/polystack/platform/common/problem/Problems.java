@@ -25,8 +25,13 @@ public final class Problems {
 
     public static Response response(ProblemType type, String detail, List<ProblemDetail.FieldError> errors,
                                     HttpServerRequest request) {
+        return response(type, detail, errors, null, request);
+    }
+
+    public static Response response(ProblemType type, String detail, List<ProblemDetail.FieldError> errors,
+                                    ProblemDetail.QuotaExceeded quota, HttpServerRequest request) {
         ProblemDetail body = new ProblemDetail(type.uri(), type.title(), type.status(), detail,
-                request == null ? null : request.path(), request == null ? null : requestId(request), errors);
+                request == null ? null : request.path(), request == null ? null : requestId(request), errors, quota);
         Response.ResponseBuilder builder = Response.status(type.status()).type(ProblemDetail.MEDIA_TYPE).entity(body);
         if (type == ProblemType.UNAVAILABLE) {
             builder.header("Retry-After", "5");

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.deployment.logs.LogBatch;
-import dev.polystack.platform.deployment.logs.Masker;
 import dev.polystack.platform.deployment.logs.LogService;
+import dev.polystack.platform.deployment.logs.Masker;
 import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentNode;
 import dev.polystack.platform.deployment.model.DeploymentRepository;
@@ -23,11 +23,13 @@ import dev.polystack.platform.deployment.model.NodeStatus;
 import dev.polystack.platform.deployment.model.ResolvedNode;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
-import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.module.ModuleService;
 import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.provider.ProviderService;
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.runner.RunnerCaller;
@@ -114,6 +116,9 @@ public class JobService implements StateCredentials {
     ActiveResourceService activeResources;
 
     @Inject
+    QuotaService quotas;
+
+    @Inject
     ObjectMapper json;
 
     @Inject
@@ -146,7 +151,8 @@ public class JobService implements StateCredentials {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
         // one transaction: a claim whose payload could not be read (the database went away between the
         // two) would leave the job claimed by nobody until its lease ran out, and fail its node
-        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()
+                || quotas.used(runner.orgId(), Quota.CONCURRENT_JOBS) >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
             runners.touch(runner.runnerId());
             return new Claim(Optional.empty(), failed);
         }
@@ -187,6 +193,10 @@ public class JobService implements StateCredentials {
             // the limit holds exactly: a concurrent claim of this runner waits here until this one committed
             runners.lockAndTouch(runner.runnerId());
             if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
+                return new Claim(Optional.empty(), failed);
+            }
+            // the organization's quota of concurrent jobs: the job waits for a slot (its deployment says so)
+            if (!quotas.hasRoom(job.orgId(), Quota.CONCURRENT_JOBS, () -> quotas.used(job.orgId(), Quota.CONCURRENT_JOBS))) {
                 return new Claim(Optional.empty(), failed);
             }
             job.claim(hash(token), now.plus(settings.lease()), now);
@@ -340,7 +350,12 @@ public class JobService implements StateCredentials {
         }
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
-        return engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
+        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
+        // a slot of the organization's concurrent jobs is free: the runners whose jobs wait for one may claim
+        if (quotas.used(job.orgId(), Quota.CONCURRENT_JOBS) + 1 >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
+            engine.wakeRunnersWithQueuedJobs(job.orgId());
+        }
+        return ended;
     }
 
     /** A job of this runner; another runner's (or another organization's) job does not exist for it. */

@@ -19,8 +19,8 @@ import dev.polystack.platform.deployment.model.NodeRepository;
 import dev.polystack.platform.deployment.model.NodeResolver;
 import dev.polystack.platform.deployment.model.NodeStatus;
 import dev.polystack.platform.deployment.model.ResolvedNode;
-import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.resource.ActiveResource;
@@ -505,6 +505,14 @@ public class DeploymentEngine {
      * deployment are recorded in parallel; advancing, which needs the deployment to itself, is the only
      * part that runs one at a time.
      */
+    /** Wakes, when the transaction commits, the waiting claims of every runner of the organization that has queued jobs. */
+    public void wakeRunnersWithQueuedJobs(UUID orgId) {
+        @SuppressWarnings("unchecked")
+        List<UUID> waiting = nodes.getEntityManager().createNativeQuery(
+                "select distinct runner_id from job where org_id = ?1 and status = 'queued'", UUID.class).setParameter(1, orgId).getResultList();
+        waiting.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
+    }
+
     /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
     public record Ended(UUID deploymentId, UUID nodeId) {
     }
