@@ -3,14 +3,20 @@ package dev.polystack.platform.common;
 import dev.polystack.platform.testing.PostgresResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.Map;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.createOrg;
 import static dev.polystack.platform.testing.Api.problem;
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.containsString;
@@ -25,6 +31,31 @@ class ErrorHandlingTest {
         String big = "x".repeat(1024 * 1024 + 10);
         var response = admin().body(Map.of("id", "p", "name", big)).post("/api/v1/orgs/{org}/projects", org);
         problem(response, 413, "payload-too-large");
+    }
+
+    @Test
+    void bodiesSentOverHttp2AreReadAndLimitedToo() throws Exception {
+        String org = createOrg();
+        // Java's client upgrades plain HTTP to HTTP/2 (h2c) when the server accepts
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        URI projects = URI.create(RestAssured.baseURI + ":" + RestAssured.port
+                + "/api/v1/orgs/" + org + "/projects");
+        // a first request without a body upgrades the connection; the bodies then travel over HTTP/2
+        HttpResponse<String> upgraded = client.send(HttpRequest.newBuilder(projects).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN)
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(upgraded.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        for (int i = 0; i < 2; i++) {
+            var created = client.send(HttpRequest.newBuilder(projects).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"p" + i
+                            + "\",\"name\":\"P\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            assertThat(created.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        }
+        var tooLarge = client.send(HttpRequest.newBuilder(projects).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"big\",\"name\":\""
+                        + "x".repeat(2 * 1024 * 1024) + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(tooLarge.body()).contains("payload-too-large");
     }
 
     @Test

@@ -20,7 +20,9 @@ import java.util.Set;
  * OpenTofu state (both configurable). A declared {@code Content-Length} over the limit is answered
  * with a 413 problem before anything is read; a body without one (chunked) is read up to the limit
  * and refused as soon as it passes it. Which limit applies is decided on the normalised path, the one
- * requests are routed by, so that {@code /api/state/../v1/...} counts as the API it reaches.
+ * requests are routed by, so that {@code /api/state/../v1/...} counts as the API it reaches. HTTP/2 has
+ * no chunked framing; a body sent there without a length is capped by Quarkus' own limit
+ * ({@code quarkus.http.limits.max-body-size}, 64 MiB).
  */
 @ApplicationScoped
 public class BodyLimitFilter {
@@ -75,7 +77,10 @@ public class BodyLimitFilter {
         }
         boolean noBody = length != null ? length.trim().equals("0")
                 : WITHOUT_BODY.contains(request.method()) && request.getHeader("Transfer-Encoding") == null;
-        if (noBody) {
+        // Quarkus REST pauses every request it takes, and Vert.x refuses to pause an HTTP/2 request that
+        // has been read (quarkusio/quarkus#34393): an HTTP/2 body is left to the REST layer, limited by a
+        // declared length above and by Quarkus' own limit on what it reads
+        if (noBody || request.version() == HttpVersion.HTTP_2) {
             context.next();
             return;
         }
