@@ -18,7 +18,13 @@ public final class LogShipper implements LineSink, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LogShipper.class.getName());
     private static final int BATCH_LINES = 200;
 
-    private final ControlPlane controlPlane;
+    /** Where batches go: the control plane's log endpoint. */
+    @FunctionalInterface
+    interface Sender {
+        void send(UUID job, LogBatch batch) throws IOException;
+    }
+
+    private final Sender sender;
     private final UUID job;
     private final List<LogBatch.Line> pending = new ArrayList<>();
     private final Thread flusher;
@@ -26,7 +32,11 @@ public final class LogShipper implements LineSink, AutoCloseable {
     private volatile boolean closed;
 
     public LogShipper(ControlPlane controlPlane, UUID job) {
-        this.controlPlane = controlPlane;
+        this(controlPlane::logs, job);
+    }
+
+    LogShipper(Sender sender, UUID job) {
+        this.sender = sender;
         this.job = job;
         this.flusher = new Thread(this::flushPeriodically, "logs-" + job);
         this.flusher.setDaemon(true);
@@ -66,14 +76,22 @@ public final class LogShipper implements LineSink, AutoCloseable {
         }
     }
 
+    /**
+     * Sends every second until closed. It is woken, never interrupted: an interrupt during a send would
+     * make the HTTP client give up on the batch in flight, and its lines would be lost.
+     */
     private void flushPeriodically() {
         while (!closed) {
-            try {
-                Thread.sleep(1000);
-            } catch (InterruptedException e) {
-                return;
+            synchronized (pending) {
+                try {
+                    pending.wait(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
-            flush();
+            if (!closed) {
+                flush();
+            }
         }
     }
 
@@ -90,7 +108,7 @@ public final class LogShipper implements LineSink, AutoCloseable {
         LogBatch batch = new LogBatch(nextBatch++, lines);
         for (int attempt = 1; ; attempt++) {
             try {
-                controlPlane.logs(job, batch);
+                sender.send(job, batch);
                 return;
             } catch (IOException e) {
                 if (attempt >= 5) {
@@ -105,7 +123,10 @@ public final class LogShipper implements LineSink, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        flusher.interrupt();
+        synchronized (pending) {
+            pending.notifyAll();
+        }
+        // flush() is synchronized: this waits for a batch the flusher is sending, then sends the rest
         flush();
     }
 

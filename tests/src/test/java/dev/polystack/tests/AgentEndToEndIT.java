@@ -28,10 +28,10 @@ import static org.hamcrest.Matchers.hasItems;
  */
 class AgentEndToEndIT {
 
-    private static final String ADMIN = "pst_e2e-admin-token-0123456789abcdefghijklmnopqrstu";
+    static final String ADMIN = "pst_e2e-admin-token-0123456789abcdefghijklmnopqrstu";
 
     /** Every resource is one terraform_data; the outputs are derived from the inputs. */
-    private static final String MODULE = """
+    static final String MODULE = """
             variable "name" { type = string }
             variable "upstream" {
               type    = any
@@ -223,7 +223,8 @@ class AgentEndToEndIT {
                 .contains("hashicorp/null");
     }
 
-    private void configure(String url) {
+    /** Organization acme with project shop, environment prod, resource type thing and its module ({@link #MODULE}) with a rule. */
+    static void configure(String url) {
         api(url).body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
         api(url).body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
         api(url).body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
@@ -240,7 +241,7 @@ class AgentEndToEndIT {
         api(url).body(Map.of("module_id", "thing")).post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
     }
 
-    private void register(String url, String runner, String publicKey) {
+    static void register(String url, String runner, String publicKey) {
         api(url).body(Map.of("id", runner, "public_key", publicKey, "max_concurrent_jobs", 2))
                 .post("/api/v1/orgs/acme/runners").then().statusCode(201);
     }

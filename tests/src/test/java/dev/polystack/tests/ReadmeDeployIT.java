@@ -44,6 +44,7 @@ class ReadmeDeployIT {
                     "HOME", home.toString());
             // the README's paths are relative to the repository: the reader's shell stands there
             Files.createSymbolicLink(workspace.resolve("runner-agent"), PlatformProcess.repository().resolve("runner-agent"));
+            Files.createSymbolicLink(workspace.resolve("cli"), PlatformProcess.repository().resolve("cli"));
 
             Path walkthroughLog = workspace.resolve("walkthrough.log");
             Process walkthrough = Readme.bash("set -euo pipefail\n" + Readme.block("walkthrough"), workspace, environment, walkthroughLog);
@@ -79,6 +80,13 @@ class ReadmeDeployIT {
                 String versions = "/api/v1/orgs/acme/projects/shop/envs/prod/state/postgres/default/checkout.db/versions";
                 String latest = api().get(versions).then().statusCode(200).extract().path("[0].id");
                 assertThat(api().get(versions + "/" + latest).then().statusCode(200).extract().asString()).contains(subnet);
+
+                // the CLI's twin of the deploy block: the same manifest again, waited for, with its outputs
+                Path cliLog = workspace.resolve("deploy-cli.log");
+                Process cli = Readme.bash("set -euo pipefail\n" + Readme.block("deploy-cli"), workspace, environment, cliLog);
+                assertThat(cli.waitFor(5, TimeUnit.MINUTES)).as(() -> "the deploy-cli block did not end:\n" + read(cliLog)).isTrue();
+                assertThat(cli.exitValue()).as(() -> "deploy-cli block:\n" + read(cliLog) + "\nagent:\n" + read(agentLog)).isZero();
+                assertThat(read(cliLog)).contains("succeeded", "Outputs:", "prod-checkout.db.db.internal");
             } finally {
                 agent.destroy();
                 if (!agent.waitFor(60, TimeUnit.SECONDS)) {

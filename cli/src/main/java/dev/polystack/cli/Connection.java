@@ -1,0 +1,34 @@
+package dev.polystack.cli;
+
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** What every command that calls the API shares: which context, the client, the environment it names. */
+abstract class Connection {
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--context", description = "The stored context to use (default: the current one).")
+    String context;
+
+    private Settings.Context resolved;
+
+    Settings.Context resolved() {
+        if (resolved == null) {
+            resolved = Settings.load(main.settingsFile).resolve(context, main.environment).orElseThrow(() -> CliException.badInput(
+                    "not signed in: run `polystack login --url URL --token TOKEN`, or set POLYSTACK_URL and POLYSTACK_TOKEN"));
+        }
+        return resolved;
+    }
+
+    Client client() {
+        Settings.Context c = resolved();
+        return new Client(c.url(), c.token());
+    }
+
+    /** The environment named on the command line, else the context's default one. */
+    Target target(String env) {
+        return Target.parse(env != null ? env : resolved().env());
+    }
+}

@@ -1,0 +1,75 @@
+package dev.polystack.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+
+@Command(name = "logs", mixinStandardHelpOptions = true,
+        description = "A deployment's log lines, of every resource or of one; with -f, follow them until the deployment ends.")
+class LogsCommand extends Connection implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", description = "The deployment's id.")
+    String deployment;
+
+    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
+    String env;
+
+    @Option(names = "--resource", description = "Only this resource's lines: type/class/id.")
+    String resource;
+
+    @Option(names = {"-f", "--follow"}, description = "Keep printing lines as they come, until the deployment ends.")
+    boolean follow;
+
+    @Override
+    public Integer call() {
+        Target target = target(env);
+        Client client = client();
+        PrintWriter out = spec.commandLine().getOut();
+        String base = target.path() + "/deployments/" + deployment + "/logs";
+        String node = resource == null ? "" : "node=" + URLEncoder.encode(resource, StandardCharsets.UTF_8);
+        if (follow) {
+            client.events(base + "?follow=true" + (node.isEmpty() ? "" : "&" + node), (event, data) -> {
+                if (event.equals("log")) {
+                    try {
+                        print(out, Client.JSON.readTree(data));
+                    } catch (IOException e) {
+                        out.println(data);
+                    }
+                }
+            });
+            return ExitCodes.OK;
+        }
+        String token = null;
+        do {
+            StringBuilder query = new StringBuilder("?limit=500");
+            if (!node.isEmpty()) {
+                query.append('&').append(node);
+            }
+            if (token != null) {
+                query.append("&page_token=").append(URLEncoder.encode(token, StandardCharsets.UTF_8));
+            }
+            JsonNode page = client.get(base + query);
+            page.path("items").forEach(line -> print(out, line));
+            token = page.path("next_page_token").asText(null);
+        } while (token != null);
+        return ExitCodes.OK;
+    }
+
+    private static void print(PrintWriter out, JsonNode line) {
+        out.printf("%s %-5s %s  %s%n", line.path("time").asText(""), line.path("level").asText("info"), line.path("node").asText(""),
+                line.path("message").asText(""));
+        out.flush();
+    }
+}

@@ -1,0 +1,185 @@
+package dev.polystack.tests;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.RestAssured;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code polystack} command as a CI pipeline runs it: the launcher script and its jar as real
+ * processes, against the packaged control plane and a runner agent running the real {@code tofu} or
+ * {@code terraform}. Each exit code a pipeline branches on is produced for real.
+ */
+class CliIT {
+
+    /** The administrator token {@link AgentEndToEndIT#configure} uses. */
+    private static final String ADMIN = AgentEndToEndIT.ADMIN;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern DEPLOYMENT = Pattern.compile("deployment ([0-9a-f-]{36})");
+
+    @TempDir
+    Path workspace;
+
+    record Run(int exit, String out, String err) {
+        String all() {
+            return out + err;
+        }
+    }
+
+    @Test
+    void aPipelineDeploysWaitsAndBranchesOnTheExitCode() throws Exception {
+        Optional<Path> binary = Readme.realBinary();
+        if (binary.isEmpty()) {
+            System.out.println("SKIPPED CliIT: neither tofu nor terraform on the PATH");
+        }
+        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH");
+        Path cliConfig = Files.createDirectories(workspace.resolve("cli")).resolve("mirror.tfrc");
+        Files.writeString(cliConfig, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            AgentEndToEndIT.configure(url);
+            Path key = workspace.resolve("keys/r1.key");
+            AgentEndToEndIT.register(url, "r1", AgentProcess.keygen(key));
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("runner_id", "r1"))
+                    .post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            Map<String, String> ci = Map.of("POLYSTACK_URL", url, "POLYSTACK_TOKEN", ADMIN);
+            Path good = write("good.yaml", "workloads:\n  app:\n    resources:\n      a: { type: thing }\n"
+                    + "      b: { type: thing, params: { upstream: \"${resources.a.outputs.name}\" } }\n");
+
+            // bad input: the problem's title, detail and the manifest line; exit 3
+            Path bad = write("bad.yaml", "workloads:\n  app:\n    resources:\n      a: { type: thing }\n      z: { type: no-such-type }\n");
+            Run refused = cli(ci, "deploy", "-f", bad.toString(), "--env", "acme/shop/prod", "--wait");
+            assertThat(refused.exit()).as(refused::all).isEqualTo(3);
+            assertThat(refused.err()).contains("no-such-type").contains("(line 5)");
+            assertThat(cli(ci, "deploy", "-f", "missing.yaml", "--env", "acme/shop/prod").exit()).isEqualTo(3);
+            assertThat(cli(ci, "deploy", "-f", good.toString(), "--env", "not-an-env").exit()).isEqualTo(3);
+
+            // no runner yet: the wait times out, exit 2; the deployment goes on until cancelled
+            Run timedOut = cli(ci, "deploy", "-f", good.toString(), "--env", "acme/shop/prod", "--wait", "--timeout", "3s");
+            assertThat(timedOut.exit()).as(timedOut::all).isEqualTo(2);
+            assertThat(timedOut.err()).contains("had not ended after");
+            String waiting = deploymentOf(timedOut.out());
+            Run cancelled = cli(ci, "cancel", waiting, "--env", "acme/shop/prod");
+            assertThat(cancelled.exit()).as(cancelled::all).isZero();
+
+            try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.get().toString(), workspace.resolve("agent"), 2,
+                    "--cli-config=" + cliConfig)) {
+                // succeeds: a line per resource, then the outputs; exit 0
+                Run deployed = cli(ci, "deploy", "-f", good.toString(), "--env", "acme/shop/prod", "--wait", "--timeout", "5m");
+                assertThat(deployed.exit()).as(() -> deployed.all() + "\nagent:\n" + log(agent)).isZero();
+                assertThat(deployed.out()).contains("thing/default/app.a", "thing/default/app.b", "succeeded", "Outputs:",
+                        "name = prod-app.b");
+                String id = deploymentOf(deployed.out());
+
+                Run logs = cli(ci, "logs", id, "--env", "acme/shop/prod");
+                assertThat(logs.exit()).isZero();
+                assertThat(logs.out()).contains("Apply complete!");
+                Run followed = cli(ci, "logs", id, "--env", "acme/shop/prod", "-f", "--resource", "thing/default/app.a");
+                assertThat(followed.exit()).as(followed::all).isZero();
+                assertThat(followed.out()).contains("Apply complete!").doesNotContain("thing/default/app.b");
+
+                JsonNode deployments = JSON.readTree(cli(ci, "get", "deployments", "--env", "acme/shop/prod", "-o", "json").out());
+                assertThat(deployments.findValuesAsText("status")).contains("succeeded", "cancelled");
+                assertThat(cli(ci, "get", "resources", "--env", "acme/shop/prod").out()).contains("app.a", "app.b");
+                assertThat(cli(ci, "outputs", "--env", "acme/shop/prod", "--resource", "app.a").out()).contains("prod-app.a");
+
+                // nothing would change: exit 0; a change: exit 2 with the resource marked
+                Run same = cli(ci, "dry-run", "-f", good.toString(), "--env", "acme/shop/prod");
+                assertThat(same.exit()).as(same::all).isZero();
+                assertThat(same.out()).contains("0 to add, 0 to change, 0 to destroy, 2 unchanged");
+                Path failing = write("failing.yaml", Files.readString(good).replace("a: { type: thing }", "a: { type: thing, params: { fail_at: apply } }"));
+                Run diff = cli(ci, "diff", "-f", failing.toString(), "--env", "acme/shop/prod");
+                assertThat(diff.exit()).as(diff::all).isEqualTo(2);
+                assertThat(diff.out()).contains("thing/default/app.a").contains("inputs changed");
+
+                // fails: the failed resource and its error; exit 1
+                Run failed = cli(ci, "deploy", "-f", failing.toString(), "--env", "acme/shop/prod", "--wait", "--timeout", "5m");
+                assertThat(failed.exit()).as(() -> failed.all() + "\nagent:\n" + log(agent)).isEqualTo(1);
+                assertThat(failed.err()).contains("failed").contains("asked to fail");
+
+                // the escape hatch
+                Run api = cli(ci, "api", "GET", "/api/v1/orgs/acme/projects");
+                assertThat(api.exit()).isZero();
+                assertThat(api.out()).contains("\"shop\"");
+                assertThat(cli(ci, "api", "GET", "/api/v1/orgs/nobody").exit()).isEqualTo(3);
+            }
+
+            // a person signs in once; the token is stored for the owner only and never shown
+            Path home = Files.createDirectories(workspace.resolve("home"));
+            Map<String, String> person = Map.of("HOME", home.toString());
+            Run login = withInput(person, ADMIN + "\n", "login", "--url", url, "--token-stdin", "--env", "acme/shop/prod");
+            assertThat(login.exit()).as(login::all).isZero();
+            Path config = home.resolve(".config/polystack/config");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(config))).isEqualTo("rw-------");
+            Run contexts = cli(person, "context", "list");
+            assertThat(contexts.out()).contains("* default").contains(url).doesNotContain(ADMIN);
+            assertThat(cli(person, "get", "projects").out()).contains("shop");
+            assertThat(cli(Map.of("HOME", workspace.resolve("nobody").toString()), "get", "projects").err()).contains("not signed in");
+        }
+    }
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(workspace.resolve(name), text);
+    }
+
+    private static String deploymentOf(String out) {
+        Matcher m = DEPLOYMENT.matcher(out);
+        assertThat(m.find()).as("a deployment id in: " + out).isTrue();
+        return m.group(1);
+    }
+
+    private static String log(AgentProcess agent) {
+        try {
+            return agent.log();
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private Run cli(Map<String, String> environment, String... args) throws Exception {
+        return withInput(environment, null, args);
+    }
+
+    /** The launcher script, as a user runs it, with only the given variables besides PATH and JAVA_HOME. */
+    private Run withInput(Map<String, String> environment, String stdin, String... args) throws Exception {
+        Path launcher = PlatformProcess.repository().resolve("cli/polystack");
+        List<String> command = new ArrayList<>(List.of(launcher.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+        env.put("HOME", workspace.resolve("ci-home").toString());
+        env.putAll(environment);
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile(workspace, "cli", ".out");
+        Path err = Files.createTempFile(workspace, "cli", ".err");
+        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process process = builder.start();
+        if (stdin != null) {
+            process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        process.getOutputStream().close();
+        assertThat(process.waitFor(6, TimeUnit.MINUTES)).as("polystack " + String.join(" ", args) + " ended").isTrue();
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+}
