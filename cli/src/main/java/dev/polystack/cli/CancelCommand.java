@@ -3,7 +3,6 @@ package dev.polystack.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -20,12 +19,9 @@ class CancelCommand extends Connection implements Callable<Integer> {
     @Parameters(index = "0", description = "The deployment's id.")
     String deployment;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         JsonNode cancelled = client().post(target.path() + "/deployments/" + deployment + "/cancel", Map.of());
         spec.commandLine().getOut().printf("Deployment %s: %s%s%n", deployment, cancelled.path("status").asText(),
                 cancelled.path("cancel_requested").asBoolean() ? " (cancel requested)" : "");

@@ -12,6 +12,9 @@ abstract class Connection {
     @Option(names = "--context", description = "The stored context to use (default: the current one).")
     String context;
 
+    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
+    String env;
+
     private Settings.Context resolved;
 
     Settings.Context resolved() {
@@ -28,7 +31,7 @@ abstract class Connection {
     }
 
     /** The environment named on the command line, else the context's default one. */
-    Target target(String env) {
+    Target target() {
         return Target.parse(env != null ? env : resolved().env());
     }
 }

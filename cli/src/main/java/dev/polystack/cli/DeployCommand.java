@@ -2,6 +2,7 @@ package dev.polystack.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,14 +31,8 @@ class DeployCommand extends Connection implements Callable<Integer> {
     @Option(names = {"-f", "--file"}, required = true, description = "The manifest (YAML or JSON); - reads standard input.")
     String file;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
-    @Option(names = "--wait", description = "Wait until the deployment ends.")
-    boolean wait;
-
-    @Option(names = "--timeout", defaultValue = "30m", description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
-    String timeout;
+    @Mixin
+    WaitOptions waiting;
 
     @Option(names = "--plan", description = "Plan only: every resource is planned, nothing is applied.")
     boolean plan;
@@ -50,11 +45,11 @@ class DeployCommand extends Connection implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         Manifest manifest = Manifest.read(file);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Duration limit = Progress.duration(timeout);
+        Duration limit = waiting.timeout();
         Client client = client();
         JsonNode stored = client.put(target.path() + "/manifest", manifest.contentType(), manifest.text());
         int version = stored.path("version").asInt();
@@ -68,7 +63,7 @@ class DeployCommand extends Connection implements Callable<Integer> {
                 idempotencyKey == null ? Map.of() : Map.of("Idempotency-Key", idempotencyKey));
         String id = deployment.path("id").asText();
         out.printf("Manifest version %d of %s; deployment %s (%s) %s%n", version, target, id, body.get("mode"), deployment.path("status").asText());
-        if (!wait) {
+        if (!waiting.wait) {
             return ExitCodes.OK;
         }
         JsonNode ended = Progress.await(client, target, id, limit, out);

@@ -1,6 +1,7 @@
 package dev.polystack.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,26 +16,20 @@ class DestroyCommand extends Connection implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Option(names = "--yes", description = "Confirm: without it nothing is destroyed.")
     boolean yes;
 
-    @Option(names = "--wait", description = "Wait until it ends; the exit code says how it went.")
-    boolean wait;
-
-    @Option(names = "--timeout", defaultValue = "30m", description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
-    String timeout;
+    @Mixin
+    WaitOptions waiting;
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         if (!yes) {
             throw CliException.badInput("destroying every resource of " + target + " needs --yes");
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("mode", "destroy");
-        return Lifecycle.start(client(), target, body, wait, Progress.duration(timeout), spec);
+        return Lifecycle.start(client(), target, body, waiting.wait, waiting.timeout(), spec);
     }
 }

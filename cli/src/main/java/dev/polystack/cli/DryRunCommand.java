@@ -24,9 +24,6 @@ class DryRunCommand extends Connection implements Callable<Integer> {
     @Option(names = {"-f", "--file"}, required = true, description = "The manifest (YAML or JSON); - reads standard input.")
     String file;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Option(names = "--all", description = "List unchanged resources too.")
     boolean all;
 
@@ -35,7 +32,7 @@ class DryRunCommand extends Connection implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         DeployCommand.Manifest manifest = DeployCommand.Manifest.read(file);
         JsonNode result = client().post(target.path() + "/manifest/dry-run", manifest.contentType(), manifest.text());
         PrintWriter out = spec.commandLine().getOut();

@@ -56,9 +56,6 @@ class GetCommand extends Connection implements Callable<Integer> {
     @Option(names = "--project", description = "For envs: the project (default: the one of --env).")
     String project;
 
-    @Option(names = "--env", description = "For deployments and resources: org/project/env (default: the context's).")
-    String env;
-
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
     Output.Format format;
 
@@ -70,12 +67,12 @@ class GetCommand extends Connection implements Callable<Integer> {
         }
         String path = found.path();
         switch (found.scope()) {
-            case "env" -> path = path.replace("{env}", target(env).path());
+            case "env" -> path = path.replace("{env}", target().path());
             case "project" -> {
-                Target t = env != null || org == null || project == null ? target(env) : null;
+                Target t = env != null || org == null || project == null ? target() : null;
                 path = path.replace("{org}", org != null ? org : t.org()).replace("{project}", project != null ? project : t.project());
             }
-            case "org" -> path = path.replace("{org}", org != null ? org : target(env).org());
+            case "org" -> path = path.replace("{org}", org != null ? org : target().org());
             default -> { }
         }
         Client client = client();

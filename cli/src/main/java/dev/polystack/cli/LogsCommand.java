@@ -23,9 +23,6 @@ class LogsCommand extends Connection implements Callable<Integer> {
     @Parameters(index = "0", description = "The deployment's id.")
     String deployment;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Option(names = "--resource", description = "Only this resource's lines: type/class/id.")
     String resource;
 
@@ -34,7 +31,7 @@ class LogsCommand extends Connection implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         Client client = client();
         PrintWriter out = spec.commandLine().getOut();
         String base = target.path() + "/deployments/" + deployment + "/logs";

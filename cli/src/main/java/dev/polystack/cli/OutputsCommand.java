@@ -22,9 +22,6 @@ class OutputsCommand extends Connection implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Option(names = "--resource", description = "Only this resource: type/class/id, or its id.")
     String resource;
 
@@ -33,7 +30,7 @@ class OutputsCommand extends Connection implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         JsonNode graph = client().get(target.path() + "/resource-graph");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         for (JsonNode node : graph.path("nodes")) {

@@ -1,6 +1,7 @@
 package dev.polystack.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -20,27 +21,21 @@ class RollbackCommand extends Connection implements Callable<Integer> {
     @Option(names = "--to", required = true, description = "The earlier deployment's id.")
     String to;
 
-    @Option(names = "--env", description = "The environment, org/project/env (default: the context's).")
-    String env;
-
     @Option(names = "--allow-destroy", description = "Destroy live resources the earlier deployment did not have.")
     boolean allowDestroy;
 
-    @Option(names = "--wait", description = "Wait until it ends; the exit code says how it went.")
-    boolean wait;
-
-    @Option(names = "--timeout", defaultValue = "30m", description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
-    String timeout;
+    @Mixin
+    WaitOptions waiting;
 
     @Override
     public Integer call() {
-        Target target = target(env);
+        Target target = target();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("mode", "rollback");
         body.put("rollback_to", to);
         if (allowDestroy) {
             body.put("allow_destroy", true);
         }
-        return Lifecycle.start(client(), target, body, wait, Progress.duration(timeout), spec);
+        return Lifecycle.start(client(), target, body, waiting.wait, waiting.timeout(), spec);
     }
 }
