@@ -101,6 +101,9 @@ class CliIT {
                 assertThat(deployments.findValuesAsText("status")).contains("succeeded", "cancelled");
                 assertThat(cli(ci, "get", "resources", "--env", "acme/shop/prod").out()).contains("app.a", "app.b");
                 assertThat(cli(ci, "outputs", "--env", "acme/shop/prod", "--resource", "app.a").out()).contains("prod-app.a");
+                Run explained = cli(ci, "explain", "--env", "acme/shop/prod", "--type", "thing", "--id", "app.a");
+                assertThat(explained.exit()).as(explained::all).isZero();
+                assertThat(explained.out()).contains("Module: thing").contains("Runner: r1");
 
                 // nothing would change: exit 0; a change: exit 2 with the resource marked
                 Run same = cli(ci, "dry-run", "-f", good.toString(), "--env", "acme/shop/prod");

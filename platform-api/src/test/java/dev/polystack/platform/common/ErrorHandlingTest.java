@@ -59,6 +59,18 @@ class ErrorHandlingTest {
     }
 
     @Test
+    void aFormIsRefusedBeforeItIsReadEvenAMalformedMultipartOne() {
+        String org = createOrg();
+        // multipart without a boundary, as a fuzzer sent it: its decoding never ended
+        problem(admin().contentType("multipart/form-data").body("{}".getBytes()).post("/api/v1/orgs/{org}/projects", org),
+                415, "unsupported-media-type");
+        problem(given().header("Authorization", "Basic eDp5").contentType("multipart/form-data").body("{}".getBytes())
+                .post("/api/state/v1/00000000-0000-0000-0000-000000000000/thing/default/app.a"), 415, "unsupported-media-type");
+        problem(admin().contentType("application/x-www-form-urlencoded").formParam("id", "p").post("/api/v1/orgs/{org}/projects", org),
+                415, "unsupported-media-type");
+    }
+
+    @Test
     void anUnsupportedMediaTypeIsAProblem() {
         String org = createOrg();
         problem(admin().contentType("text/plain").body("hello").post("/api/v1/orgs/{org}/projects", org), 415, "unsupported-media-type");

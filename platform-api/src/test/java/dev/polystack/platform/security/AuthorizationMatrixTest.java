@@ -62,7 +62,7 @@ class AuthorizationMatrixTest {
             EXPECTED.put(op, Needs.VIEWER);
         }
         for (String op : List.of("createProject", "updateProject", "deleteProject", "createEnvironment", "updateEnvironment",
-                "deleteEnvironment", "putManifest", "dryRunManifest", "createDeployment", "cancelDeployment")) {
+                "deleteEnvironment", "putManifest", "dryRunManifest", "putScoreManifest", "createDeployment", "cancelDeployment")) {
             EXPECTED.put(op, Needs.DEVELOPER);
         }
         for (String op : List.of("createEnvType", "updateEnvType", "deleteEnvType", "createResourceType", "updateResourceType",
@@ -356,6 +356,9 @@ class AuthorizationMatrixTest {
             Object body = body(operation.id());
             if (operation.id().equals("putManifest") || operation.id().equals("dryRunManifest")) {
                 request.contentType("application/yaml").body("shared:\n  a: { type: thing }\n".getBytes(StandardCharsets.UTF_8));
+            } else if (operation.id().equals("putScoreManifest")) {
+                request.contentType("application/yaml").queryParam("workload_type", "thing").body(
+                        "apiVersion: score.dev/v1b1\nmetadata: { name: web }\ncontainers: { main: { image: nginx } }\n".getBytes(StandardCharsets.UTF_8));
             } else if (operation.id().equals("lockState") || operation.id().equals("unlockState")) {
                 request.body("{\"ID\":\"matrix-lock\",\"Operation\":\"OperationTypeApply\",\"Who\":\"matrix\","
                         + "\"Version\":\"1.11.0\",\"Created\":\"2026-01-01T00:00:00Z\",\"Path\":\"\"}");

@@ -14,6 +14,7 @@ import jakarta.enterprise.event.Observes;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Limits request bodies by the bytes read, whatever their framing: 1 MiB for the API, 32 MiB for
@@ -30,6 +31,7 @@ public class BodyLimitFilter {
     /** How long the rest of a refused body is read and dropped before the connection closes. */
     static final Duration LINGER = Duration.ofSeconds(10);
     static final String LIMIT_KEY = BodyLimitFilter.class.getName() + ".limit";
+    private static final Pattern FORM = Pattern.compile("\\s*(multipart/|application/x-www-form-urlencoded)", Pattern.CASE_INSENSITIVE);
     private static final Set<HttpMethod> WITHOUT_BODY = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS, HttpMethod.DELETE);
 
     private final long apiLimit;
@@ -82,6 +84,13 @@ public class BodyLimitFilter {
         // declared length above and by Quarkus' own limit on what it reads
         if (noBody || request.version() == HttpVersion.HTTP_2) {
             context.next();
+            return;
+        }
+        String type = request.getHeader("Content-Type");
+        if (type != null && FORM.matcher(type).lookingAt()) {
+            // no endpoint takes a form, and the body reader would decode one (a malformed multipart body
+            // without its boundary never ends): refused before reading, as the REST layer would
+            Problems.write(context, ProblemType.UNSUPPORTED_MEDIA_TYPE, "forms are not accepted; send JSON (or YAML where a manifest is expected)");
             return;
         }
         // reads the body, counting its bytes, and fails the request with 413 (answered by
