@@ -6,8 +6,9 @@ import picocli.CommandLine.ParentCommand;
 /** What every command that calls the API shares: which context, the client, the environment it names. */
 abstract class Connection {
 
+    /** The command this one is under: the top command, or a group such as {@code score}. */
     @ParentCommand
-    Main main;
+    Object parent;
 
     @Option(names = "--context", description = "The stored context to use (default: the current one).")
     String context;
@@ -19,10 +20,15 @@ abstract class Connection {
 
     Settings.Context resolved() {
         if (resolved == null) {
+            Main main = main();
             resolved = Settings.load(main.settingsFile).resolve(context, main.environment).orElseThrow(() -> CliException.badInput(
                     "not signed in: run `polystack login --url URL --token TOKEN`, or set POLYSTACK_URL and POLYSTACK_TOKEN"));
         }
         return resolved;
+    }
+
+    Main main() {
+        return parent instanceof ScoreCommand group ? group.main : (Main) parent;
     }
 
     Client client() {

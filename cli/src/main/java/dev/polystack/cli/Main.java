@@ -13,7 +13,7 @@ import java.util.Map;
         description = "Deploy, follow and inspect Polystack environments from a terminal or CI.%n"
                 + "Exit codes: 0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input.",
         subcommands = {LoginCommand.class, ContextCommand.class, DeployCommand.class, DryRunCommand.class, LogsCommand.class,
-                GetCommand.class, OutputsCommand.class, ExplainCommand.class, CancelCommand.class, RollbackCommand.class, DestroyCommand.class,
+                GetCommand.class, OutputsCommand.class, ExplainCommand.class, ScoreCommand.class, CancelCommand.class, RollbackCommand.class, DestroyCommand.class,
                 ApiCommand.class, AutoComplete.GenerateCompletion.class})
 public class Main {
 

@@ -39,7 +39,7 @@ class MainTest {
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("deploy", "dry-run", "logs", "get", "outputs", "cancel", "rollback", "destroy", "api", "login",
                 "generate-completion", "0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input");
-        for (String command : new String[] {"deploy", "dry-run", "logs", "get", "outputs", "cancel", "rollback", "destroy", "api", "login", "context", "explain"}) {
+        for (String command : new String[] {"deploy", "dry-run", "logs", "get", "outputs", "cancel", "rollback", "destroy", "api", "login", "context", "explain", "score"}) {
             Result commandHelp = run(command, "--help");
             assertThat(commandHelp.exit()).as(command).isZero();
             assertThat(commandHelp.out()).as(command).contains("Usage: polystack " + command);

@@ -119,6 +119,37 @@ class CliIT {
                 assertThat(failed.exit()).as(() -> failed.all() + "\nagent:\n" + log(agent)).isEqualTo(1);
                 assertThat(failed.err()).contains("failed").contains("asked to fail");
 
+                // Score: a workload with a resource of its own, converted, deployed, its container fed the resource's output
+                RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("id", "score-workload", "output_schema", Map.of("type", "object"))).post("/api/v1/orgs/acme/resource-types")
+                        .then().statusCode(201);
+                RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("id", "workload",
+                        "resource_type", "score-workload", "module_source", "inline", "module_source_code", """
+                                variable "metadata" { type = any }
+                                variable "containers" { type = any }
+                                resource "terraform_data" "this" { input = var.containers }
+                                output "image" { value = terraform_data.this.output.web.image }
+                                output "db" { value = terraform_data.this.output.web.variables.DB }
+                                """, "module_params", Map.of("metadata", Map.of("type", "any"), "containers", Map.of("type", "any"))))
+                        .post("/api/v1/orgs/acme/modules").then().statusCode(201);
+                RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("module_id", "workload"))
+                        .post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
+                Path score = write("score.yaml", """
+                        apiVersion: score.dev/v1b1
+                        metadata:
+                          name: storefront
+                        containers:
+                          web:
+                            image: nginx:1.27
+                            variables:
+                              DB: "${resources.db.name}"
+                        resources:
+                          db:
+                            type: thing
+                        """);
+                Run scored = cli(ci, "score", "deploy", "-f", score.toString(), "--env", "acme/shop/prod", "--wait", "--timeout", "5m");
+                assertThat(scored.exit()).as(() -> scored.all() + "\nagent:\n" + log(agent)).isZero();
+                assertThat(scored.out()).contains("score-workload/default/storefront.workload", "db = prod-storefront.db", "image = nginx:1.27");
+
                 // the escape hatch
                 Run api = cli(ci, "api", "GET", "/api/v1/orgs/acme/projects");
                 assertThat(api.exit()).isZero();

@@ -63,7 +63,8 @@ public final class ScoreConverter {
         try (MappingIterator<JsonNode> iterator = YAML.readerFor(JsonNode.class).readValues(text == null ? "" : text)) {
             while (iterator.hasNextValue()) {
                 JsonNode document = iterator.nextValue();
-                if (document != null && !document.isNull() && !document.isMissingNode()) {
+                // an empty document (a trailing ---) reads as null or as an empty string
+                if (document != null && !document.isNull() && !document.isMissingNode() && !(document.isTextual() && document.asText().isBlank())) {
                     documents.add(document);
                 }
             }

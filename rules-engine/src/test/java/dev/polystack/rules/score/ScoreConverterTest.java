@@ -102,6 +102,12 @@ class ScoreConverterTest {
     }
 
     @Test
+    void emptyDocumentsBetweenSeparatorsAreNotWorkloads() {
+        String score = "---\napiVersion: score.dev/v1b1\nmetadata: { name: web }\ncontainers: { main: { image: nginx } }\n---\n---\n";
+        assertThat(ScoreConverter.read(score)).hasSize(1);
+    }
+
+    @Test
     void metadataPlaceholdersAreReplacedByTheirValue() {
         String score = "apiVersion: score.dev/v1b1\nmetadata: { name: web }\ncontainers:\n  main:\n    image: nginx\n"
                 + "    variables: { SERVICE: \"${metadata.name}-svc\" }\n";
