@@ -3,6 +3,7 @@ package dev.polystack.platform.quota;
 import dev.polystack.platform.runner.RunnerKeys;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -12,8 +13,13 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.as;
@@ -118,6 +124,34 @@ class QuotaTest {
         s.succeed(second.values().iterator().next());
         assertThat(s.status(id)).isEqualTo("succeeded");
         assertThat(s.deployment(id).get("waiting")).isNull();
+    }
+
+    @Test
+    void concurrentClaimsOfSeveralRunnersNeverPassTheConcurrentJobQuota() throws Exception {
+        Scenario s = new Scenario(3);
+        RunnerDriver second = RunnerDriver.register(s.org, "r2", 3);
+        admin().body(Map.of("runner_id", "r2", "resource_class", "other")).post("/api/v1/orgs/{org}/runner-rules", s.org).then().statusCode(201);
+        admin().body(Map.of("concurrent_jobs", 3)).put(QUOTAS, s.org).then().statusCode(200);
+        String manifest = "workloads:\n  app:\n    resources:\n" + "      a: {type: thing}\n      b: {type: thing}\n      c: {type: thing}\n"
+                + "      d: {type: thing, class: other}\n      e: {type: thing, class: other}\n      f: {type: thing, class: other}\n";
+        admin().contentType("application/yaml").body(manifest.getBytes(StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", s.org).then().statusCode(201);
+        s.deploy();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Map<String, Object>>> claims = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                RunnerDriver runner = i % 2 == 0 ? s.runner : second;
+                claims.add(pool.submit(() -> runner.claim("0s")));
+            }
+            int won = 0;
+            for (Future<Map<String, Object>> claim : claims) {
+                won += claim.get(30, TimeUnit.SECONDS) == null ? 0 : 1;
+            }
+            assertThat(won).as("jobs claimed at once by two runners of 3 slots each, under a quota of 3").isEqualTo(3);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static String publicKey() throws Exception {

@@ -136,6 +136,27 @@ class RunnerProtocolTest {
     }
 
     @Test
+    void concurrentClaimsNeverGiveARunnerMoreThanItsSlots() throws Exception {
+        Scenario s = new Scenario(2);
+        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of(), "e", List.of(), "f", List.of()));
+        s.deploy();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Map<String, Object>>> claims = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                claims.add(pool.submit(() -> s.runner.claim("0s")));
+            }
+            int won = 0;
+            for (Future<Map<String, Object>> claim : claims) {
+                won += claim.get(30, TimeUnit.SECONDS) == null ? 0 : 1;
+            }
+            assertThat(won).as("claims that got a job, racing for a runner with 2 slots").isEqualTo(2);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aRunnerNeverGetsMoreThanItsMaxConcurrentJobs() {
         Scenario s = new Scenario(2);
         s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of()));
