@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /** The Polystack API over HTTP, with the caller's token; answers that are not a success become {@link ApiException}. */
 public class Client {
@@ -48,6 +50,21 @@ public class Client {
 
     public JsonNode get(String path) {
         return json(send(request(path).GET()));
+    }
+
+    /**
+     * Every item of a paged list, page after page ({@code limit=500}, then each {@code next_page_token}).
+     * {@code path} may carry a query already.
+     */
+    public void items(String path, Consumer<JsonNode> onItem) {
+        String separator = path.contains("?") ? "&" : "?";
+        String token = null;
+        do {
+            JsonNode page = get(path + separator + "limit=500" + (token == null ? ""
+                    : "&page_token=" + URLEncoder.encode(token, StandardCharsets.UTF_8)));
+            page.path("items").forEach(onItem);
+            token = page.path("next_page_token").asText(null);
+        } while (token != null);
     }
 
     public JsonNode post(String path, Object body) {

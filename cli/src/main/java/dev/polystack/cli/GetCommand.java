@@ -1,6 +1,5 @@
 package dev.polystack.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import picocli.CommandLine.Command;
@@ -9,8 +8,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,13 +77,7 @@ class GetCommand extends Connection implements Callable<Integer> {
         if (kind.equals("resources")) {
             client.get(path).path("nodes").forEach(items::add);
         } else {
-            String token = null;
-            do {
-                JsonNode page = client.get(path + "?limit=500" + (token == null ? "" : "&page_token="
-                        + URLEncoder.encode(token, StandardCharsets.UTF_8)));
-                page.path("items").forEach(items::add);
-                token = page.path("next_page_token").asText(null);
-            } while (token != null);
+            client.items(path, items::add);
         }
         Output.print(spec.commandLine().getOut(), format, items, found.columns());
         return ExitCodes.OK;

@@ -48,19 +48,7 @@ class LogsCommand extends Connection implements Callable<Integer> {
             });
             return ExitCodes.OK;
         }
-        String token = null;
-        do {
-            StringBuilder query = new StringBuilder("?limit=500");
-            if (!node.isEmpty()) {
-                query.append('&').append(node);
-            }
-            if (token != null) {
-                query.append("&page_token=").append(URLEncoder.encode(token, StandardCharsets.UTF_8));
-            }
-            JsonNode page = client.get(base + query);
-            page.path("items").forEach(line -> print(out, line));
-            token = page.path("next_page_token").asText(null);
-        } while (token != null);
+        client.items(base + (node.isEmpty() ? "" : "?" + node), line -> print(out, line));
         return ExitCodes.OK;
     }
 

@@ -6,7 +6,6 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -50,32 +49,19 @@ public class OrgQuota {
 
     /** The values set, by quota. */
     Map<Quota, Integer> values() {
-        Map<Quota, Integer> values = new EnumMap<>(Quota.class);
-        put(values, Quota.PROJECTS, projects);
-        put(values, Quota.ENVIRONMENTS_PER_PROJECT, environmentsPerProject);
-        put(values, Quota.RESOURCES_PER_MANIFEST, resourcesPerManifest);
-        put(values, Quota.QUEUED_DEPLOYMENTS_PER_ENVIRONMENT, queuedDeploymentsPerEnvironment);
-        put(values, Quota.CONCURRENT_JOBS, concurrentJobs);
-        put(values, Quota.RUNNERS, runners);
-        put(values, Quota.TOKENS_PER_USER, tokensPerUser);
-        return values;
+        return new QuotaRequest(projects, environmentsPerProject, resourcesPerManifest, queuedDeploymentsPerEnvironment, concurrentJobs,
+                runners, tokensPerUser).values();
     }
 
     /** Replaces every value: an absent one goes back to the default. */
-    void set(Map<Quota, Integer> values, Instant now) {
-        projects = values.get(Quota.PROJECTS);
-        environmentsPerProject = values.get(Quota.ENVIRONMENTS_PER_PROJECT);
-        resourcesPerManifest = values.get(Quota.RESOURCES_PER_MANIFEST);
-        queuedDeploymentsPerEnvironment = values.get(Quota.QUEUED_DEPLOYMENTS_PER_ENVIRONMENT);
-        concurrentJobs = values.get(Quota.CONCURRENT_JOBS);
-        runners = values.get(Quota.RUNNERS);
-        tokensPerUser = values.get(Quota.TOKENS_PER_USER);
+    void set(QuotaRequest request, Instant now) {
+        projects = request.projects();
+        environmentsPerProject = request.environmentsPerProject();
+        resourcesPerManifest = request.resourcesPerManifest();
+        queuedDeploymentsPerEnvironment = request.queuedDeploymentsPerEnvironment();
+        concurrentJobs = request.concurrentJobs();
+        runners = request.runners();
+        tokensPerUser = request.tokensPerUser();
         updatedAt = now;
-    }
-
-    private static void put(Map<Quota, Integer> values, Quota quota, Integer value) {
-        if (value != null) {
-            values.put(quota, value);
-        }
     }
 }

@@ -135,8 +135,7 @@ public class QuotaService {
     @Transactional(Transactional.TxType.MANDATORY)
     public void requireTokenRoom(UUID orgId, UUID principalId) {
         int limit = orgId == null ? Quota.TOKENS_PER_USER.defaultIn(config.quotas()) : limit(orgId, Quota.TOKENS_PER_USER);
-        entityManager.createNativeQuery("select pg_advisory_xact_lock(?1, ?2)")
-                .setParameter(1, LOCK_SPACE + Quota.TOKENS_PER_USER.ordinal()).setParameter(2, principalId.hashCode()).getSingleResult();
+        lock(principalId, Quota.TOKENS_PER_USER);
         long count = count("select count(*) from api_token where principal_id = ?1 and revoked_at is null"
                 + " and (expires_at is null or expires_at > now())", principalId);
         if (count >= limit) {
@@ -164,10 +163,10 @@ public class QuotaService {
         OrgQuota quota = entityManager.find(OrgQuota.class, orgId);
         if (quota == null) {
             quota = new OrgQuota(orgId);
-            quota.set(request.values(), clock.instant());
+            quota.set(request, clock.instant());
             entityManager.persist(quota);
         } else {
-            quota.set(request.values(), clock.instant());
+            quota.set(request, clock.instant());
         }
         entityManager.flush();
         cache.remove(orgId);
@@ -200,8 +199,9 @@ public class QuotaService {
         return ((Number) query.getSingleResult()).longValue();
     }
 
-    private void lock(UUID orgId, Quota quota) {
+    /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */
+    private void lock(UUID owner, Quota quota) {
         entityManager.createNativeQuery("select pg_advisory_xact_lock(?1, ?2)")
-                .setParameter(1, LOCK_SPACE + quota.ordinal()).setParameter(2, orgId.hashCode()).getSingleResult();
+                .setParameter(1, LOCK_SPACE + quota.ordinal()).setParameter(2, owner.hashCode()).getSingleResult();
     }
 }

@@ -13,13 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.as;
@@ -137,21 +132,8 @@ class QuotaTest {
         admin().contentType("application/yaml").body(manifest.getBytes(StandardCharsets.UTF_8))
                 .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", s.org).then().statusCode(201);
         s.deploy();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<Map<String, Object>>> claims = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                RunnerDriver runner = i % 2 == 0 ? s.runner : second;
-                claims.add(pool.submit(() -> runner.claim("0s")));
-            }
-            int won = 0;
-            for (Future<Map<String, Object>> claim : claims) {
-                won += claim.get(30, TimeUnit.SECONDS) == null ? 0 : 1;
-            }
-            assertThat(won).as("jobs claimed at once by two runners of 3 slots each, under a quota of 3").isEqualTo(3);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(RunnerDriver.race(8, s.runner, second)).as("jobs claimed at once by two runners of 3 slots each, under a quota of 3")
+                .isEqualTo(3);
     }
 
     private static String publicKey() throws Exception {

@@ -13,6 +13,11 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -101,6 +106,25 @@ public final class RunnerDriver {
 
     public Map<String, Object> claim() {
         return claim("2s");
+    }
+
+    /** Sends {@code claims} claims at once, spread over the runners in turn; how many got a job. */
+    public static int race(int claims, RunnerDriver... runners) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(claims);
+        try {
+            List<Future<Map<String, Object>>> racing = new ArrayList<>();
+            for (int i = 0; i < claims; i++) {
+                RunnerDriver runner = runners[i % runners.length];
+                racing.add(pool.submit(() -> runner.claim("0s")));
+            }
+            int won = 0;
+            for (Future<Map<String, Object>> claim : racing) {
+                won += claim.get(30, TimeUnit.SECONDS) == null ? 0 : 1;
+            }
+            return won;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     public Response heartbeat(Object jobId) {

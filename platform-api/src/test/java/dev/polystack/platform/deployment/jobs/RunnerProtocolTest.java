@@ -21,14 +21,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
@@ -119,20 +115,7 @@ class RunnerProtocolTest {
         Scenario s = new Scenario(2);
         s.manifest(graph("a", List.of()));
         s.deploy();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<Map<String, Object>>> claims = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                claims.add(pool.submit(() -> s.runner.claim("1s")));
-            }
-            int won = 0;
-            for (Future<Map<String, Object>> claim : claims) {
-                won += claim.get() == null ? 0 : 1;
-            }
-            assertThat(won).isEqualTo(1);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(RunnerDriver.race(2, s.runner, s.runner)).isEqualTo(1);
     }
 
     @Test
@@ -140,20 +123,7 @@ class RunnerProtocolTest {
         Scenario s = new Scenario(2);
         s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of(), "e", List.of(), "f", List.of()));
         s.deploy();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<Map<String, Object>>> claims = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                claims.add(pool.submit(() -> s.runner.claim("0s")));
-            }
-            int won = 0;
-            for (Future<Map<String, Object>> claim : claims) {
-                won += claim.get(30, TimeUnit.SECONDS) == null ? 0 : 1;
-            }
-            assertThat(won).as("claims that got a job, racing for a runner with 2 slots").isEqualTo(2);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(RunnerDriver.race(8, s.runner)).as("claims that got a job, racing for a runner with 2 slots").isEqualTo(2);
     }
 
     @Test
