@@ -239,7 +239,36 @@ class Benchmarks {
                     String.format("%.1f s, %.1f s, %.1f s", warm.cpu[0], warm.cpu[1], warm.cpu[2]),
                     String.format("control plane %.1f ms per job: %s", warm.cpu[0] * 1000 / (layers * width), byThread));
             row("memory", "platform-api RSS peak during the overhead run", mib(warm.peakRss), "");
+            slotTimes(runner, jobMillis);
         }
+    }
+
+    /**
+     * Where a runner slot's time went between jobs: the result call (from the end of the work to its answer) and
+     * the wait from one job's result to the next claim's answer, which includes the deployment's advance.
+     */
+    private void slotTimes(ProtocolRunner runner, long jobMillis) {
+        List<Double> results = new ArrayList<>();
+        List<Double> gaps = new ArrayList<>();
+        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
+        runner.executed.forEach(e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        bySlot.values().forEach(jobs -> {
+            jobs.sort(java.util.Comparator.comparing(ProtocolRunner.Executed::claimed));
+            for (int i = 0; i < jobs.size(); i++) {
+                results.add(Duration.between(jobs.get(i).claimed(), jobs.get(i).finished()).toNanos() / 1e6 - jobMillis);
+                if (i > 0) {
+                    gaps.add(Duration.between(jobs.get(i - 1).finished(), jobs.get(i).claimed()).toNanos() / 1e6);
+                }
+            }
+        });
+        Map<String, Double> r = percentiles(results);
+        Map<String, Double> g = percentiles(gaps);
+        report.put("orchestration_slot_ms", Map.of("result_p50", round(r.get("p50")), "result_p95", round(r.get("p95")),
+                "gap_p50", round(g.get("p50")), "gap_p95", round(g.get("p95")),
+                "gap_sum_per_slot", round(gaps.stream().mapToDouble(Double::doubleValue).sum() / Math.max(1, bySlot.size()))));
+        row("overhead", "a slot between jobs: result call, then result to next claim", ms(r.get("p50")) + ", " + ms(g.get("p50")) + " median",
+                String.format("p95 %s, %s; per slot %.2f s waiting for a next job", ms(r.get("p95")), ms(g.get("p95")),
+                        gaps.stream().mapToDouble(Double::doubleValue).sum() / 1000 / Math.max(1, bySlot.size())));
     }
 
     /** What one orchestration run measured: makespan and create call in seconds, CPU seconds (platform, PostgreSQL, harness). */

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ProtocolRunner implements AutoCloseable {
 
     /** A job as this runner saw it. */
-    record Executed(ClaimedJob job, Instant claimed, Instant finished) {
+    record Executed(ClaimedJob job, Instant claimed, Instant finished, String slot) {
     }
 
     private final ControlPlane controlPlane;
@@ -75,7 +75,7 @@ final class ProtocolRunner implements AutoCloseable {
                 controlPlane.result(job.jobId(), new JobResult("succeeded",
                         Map.of("name", new JobResult.Output(com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
                         List.of(), new JobResult.PlanSummary(1, 0, 0), null));
-                executed.add(new Executed(job, at, Instant.now()));
+                executed.add(new Executed(job, at, Instant.now(), Thread.currentThread().getName()));
             } catch (InterruptedException e) {
                 return;
             } catch (IOException e) {

@@ -14,15 +14,6 @@ class ModuleRepository implements PanacheRepositoryBase<Module, UUID> {
         return find("orgId = ?1 and slug = ?2", orgId, slug).firstResultOptional();
     }
 
-    /**
-     * The same without flushing the session first: for deployment transactions, which never change
-     * modules but hold many nodes whose flush would cost more than the query.
-     */
-    Optional<Module> findWithoutFlush(UUID orgId, String slug) {
-        return find("orgId = ?1 and slug = ?2", orgId, slug).withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .firstResultOptional();
-    }
-
     List<Module> page(UUID orgId, String after, int limit) {
         return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
     }

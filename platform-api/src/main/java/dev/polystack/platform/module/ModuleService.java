@@ -173,7 +173,7 @@ public class ModuleService {
      * its code declares (empty when the code was not read).
      */
     public Optional<ModuleRun> forRun(UUID orgId, String slug, int number) {
-        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(v -> {
+        return versions.findWithoutFlush(orgId, slug, number).map(v -> {
             ModuleDefinition d = v.definition();
             ModuleInterfaceView declared = interfaceOf(v);
             return new ModuleRun(new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
@@ -300,7 +300,7 @@ public class ModuleService {
 
     /** A module version's secret inputs, opened; only for the resolution of a node being dispatched. */
     public Map<String, String> secretInputsOf(UUID orgId, String slug, int number) {
-        return modules.findWithoutFlush(orgId, slug).flatMap(m -> versions.findWithoutFlush(m.id(), number)).map(this::secrets).orElse(Map.of());
+        return versions.findWithoutFlush(orgId, slug, number).map(this::secrets).orElse(Map.of());
     }
 
     private JsonNode tree(Map<String, ?> value) {

@@ -14,10 +14,14 @@ class ModuleVersionRepository implements PanacheRepositoryBase<ModuleVersion, UU
         return find("moduleId = ?1 and number = ?2", moduleId, number).firstResultOptional();
     }
 
-    /** See {@link ModuleRepository#findWithoutFlush}: versions are immutable. */
-    Optional<ModuleVersion> findWithoutFlush(UUID moduleId, int number) {
-        return find("moduleId = ?1 and number = ?2", moduleId, number).withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .firstResultOptional();
+    /**
+     * A version of a module by the module's slug, in one statement (claims look one up for every job), without
+     * flushing the session first: deployment transactions never change modules but hold nodes whose flush would
+     * cost more than the query, and versions are immutable.
+     */
+    Optional<ModuleVersion> findWithoutFlush(UUID orgId, String slug, int number) {
+        return find("number = ?3 and moduleId = (select m.id from Module m where m.orgId = ?1 and m.slug = ?2)", orgId, slug, number)
+                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").firstResultOptional();
     }
 
     /** Newest first; the sort key is the version number. */

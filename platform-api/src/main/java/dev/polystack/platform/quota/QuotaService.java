@@ -122,6 +122,16 @@ public class QuotaService {
 
     /** Whether one more fits; the lock holds until the transaction ends, so the caller can take the place. */
     @Transactional(Transactional.TxType.MANDATORY)
+    /**
+     * Takes one quota's lock for the rest of the transaction and returns its limit, for a caller that counts
+     * what is used in a statement of its own.
+     */
+    public int lockedLimit(UUID orgId, Quota quota) {
+        int limit = limit(orgId, quota);
+        lock(orgId, quota);
+        return limit;
+    }
+
     public boolean hasRoom(UUID orgId, Quota quota, LongSupplier used) {
         int limit = limit(orgId, quota);
         lock(orgId, quota);

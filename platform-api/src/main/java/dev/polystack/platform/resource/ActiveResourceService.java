@@ -73,6 +73,39 @@ public class ActiveResourceService {
     }
 
     /**
+     * The same for a node's references, read at once in one statement; a resource not among them is looked up
+     * on its own. A resource that is not active has no outputs (null).
+     */
+    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId, java.util.Collection<ResourceIdentity> referenced) {
+        Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
+        List<ResourceIdentity> identities = List.copyOf(new java.util.LinkedHashSet<>(referenced));
+        if (!identities.isEmpty()) {
+            identities.forEach(identity -> seen.put(identity, java.util.Optional.empty()));
+            StringBuilder sql = new StringBuilder("select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text)"
+                    + " from active_resource where environment_id = ?1 and (");
+            for (int i = 0; i < identities.size(); i++) {
+                int at = 2 + 3 * i;
+                sql.append(i == 0 ? "" : " or ").append("(res_type = ?").append(at).append(" and res_class = ?").append(at + 1)
+                        .append(" and res_id = ?").append(at + 2).append(')');
+            }
+            var query = resources.getEntityManager().createNativeQuery(sql.append(')').toString())
+                    .setParameter(1, environmentId).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT");
+            for (int i = 0; i < identities.size(); i++) {
+                ResourceIdentity identity = identities.get(i);
+                query.setParameter(2 + 3 * i, identity.type()).setParameter(3 + 3 * i, identity.resourceClass())
+                        .setParameter(4 + 3 * i, identity.id());
+            }
+            @SuppressWarnings("unchecked")
+            List<Object[]> rows = query.getResultList();
+            for (Object[] row : rows) {
+                ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
+                seen.put(identity, java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String) row[4])));
+            }
+        }
+        return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id)).orElse(null);
+    }
+
+    /**
      * One resource's outputs, read without loading the resource (its spec and resource list are large).
      * Nothing is flushed first: active resources change only in job results and environment deletions,
      * each in a transaction of its own, never in one that resolves.
@@ -88,12 +121,16 @@ public class ActiveResourceService {
             return java.util.Optional.empty();
         }
         Object[] row = rows.get(0);
+        return java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[0], (String) row[1]));
+    }
+
+    private Outputs outputs(UUID environmentId, ResourceIdentity identity, byte[] sealed, String sensitiveNames) {
         try {
-            ObjectNode values = row[0] == null ? json.createObjectNode()
-                    : (ObjectNode) json.readTree(secretBox.open((byte[]) row[0], ActiveResource.outputsBinding(environmentId, identity)));
+            ObjectNode values = sealed == null ? json.createObjectNode()
+                    : (ObjectNode) json.readTree(secretBox.open(sealed, ActiveResource.outputsBinding(environmentId, identity)));
             Set<String> sensitive = new HashSet<>();
-            json.readTree((String) row[1]).forEach(name -> sensitive.add(name.asText()));
-            return java.util.Optional.of(new Outputs(values, sensitive));
+            json.readTree(sensitiveNames).forEach(name -> sensitive.add(name.asText()));
+            return new Outputs(values, sensitive);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -101,9 +101,13 @@ public class RunnerService {
 
     /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
     public void lockAndTouch(UUID runnerId) {
-        runners.getEntityManager().createNativeQuery("select id from runner where id = ?1 for update").setParameter(1, runnerId)
-                .getResultList();
-        touch(runnerId);
+        // one statement: the update locks the row whether or not the contact is written
+        Instant now = clock.instant();
+        runners.getEntityManager().createNativeQuery("""
+                        update runner set last_seen_at = case when last_seen_at is null or last_seen_at < ?3 then ?2
+                        else last_seen_at end where id = ?1""")
+                .setParameter(1, runnerId).setParameter(2, now).setParameter(3, now.minus(seenResolution()))
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").executeUpdate();
     }
 
     /**

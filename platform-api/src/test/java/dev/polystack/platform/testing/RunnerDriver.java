@@ -138,8 +138,9 @@ public final class RunnerDriver {
                 .then().statusCode(204);
     }
 
+    /** Reports a result and waits for the deployment's advance, so that a claim right after finds what depends on the job. */
     public Response result(Object jobId, Map<String, Object> body) {
-        return request().body(body).post("/api/runner/v1/jobs/{id}/result", jobId);
+        return request().queryParam("wait_for_advance", true).body(body).post("/api/runner/v1/jobs/{id}/result", jobId);
     }
 
     /** Reports success with the given output values (none sensitive). */

@@ -24,9 +24,7 @@ import dev.polystack.platform.deployment.model.ResolvedNode;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
-import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.module.ModuleService;
-import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.quota.Quota;
 import dev.polystack.platform.quota.QuotaService;
@@ -92,12 +90,6 @@ public class JobService implements StateCredentials {
     RunnerService runners;
 
     @Inject
-    EnvironmentService environments;
-
-    @Inject
-    OrganizationService organizations;
-
-    @Inject
     ModuleService modules;
 
     @Inject
@@ -151,8 +143,9 @@ public class JobService implements StateCredentials {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
         // one transaction: a claim whose payload could not be read (the database went away between the
         // two) would leave the job claimed by nobody until its lease ran out, and fail its node
-        if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()
-                || quotas.used(runner.orgId(), Quota.CONCURRENT_JOBS) >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
+        JobRepository.Running before = jobs.running(runner.runnerId(), runner.orgId());
+        if (before.ofRunner() >= runner.maxConcurrentJobs()
+                || before.ofOrganization() >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
             runners.touch(runner.runnerId());
             return new Claim(Optional.empty(), failed);
         }
@@ -164,9 +157,8 @@ public class JobService implements StateCredentials {
             }
             Job job = next.get();
             DeploymentNode node = nodes.lock(job.nodeId());
-            Deployment deployment = deployments.findById(job.deploymentId());
-            String org = organizations.slugOf(job.orgId());
-            EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
+            EnvironmentRef environment = deployments.environmentOf(job.deploymentId());
+            String org = environment.org();
             Instant now = clock.instant();
             ResolvedNode resolved;
             if (node.unresolved()) {
@@ -190,13 +182,16 @@ public class JobService implements StateCredentials {
             }
             String token = newToken();
             ClaimedJob payload = payload(job, node, resolved, org, environment, token, baseUri);
-            // the limit holds exactly: a concurrent claim of this runner waits here until this one committed
+            // what this claim wrote so far (the node's resolution) is sent before the locks below, which are
+            // then held only for the two counts and the claim itself
+            jobs.getEntityManager().flush();
+            // the limits hold exactly: a concurrent claim of this runner waits here until this one committed, and
+            // so does one of another runner of the organization for its quota of concurrent jobs (the job then
+            // waits for a slot, and its deployment says so)
             runners.lockAndTouch(runner.runnerId());
-            if (jobs.running(runner.runnerId()) >= runner.maxConcurrentJobs()) {
-                return new Claim(Optional.empty(), failed);
-            }
-            // the organization's quota of concurrent jobs: the job waits for a slot (its deployment says so)
-            if (!quotas.hasRoom(job.orgId(), Quota.CONCURRENT_JOBS, () -> quotas.used(job.orgId(), Quota.CONCURRENT_JOBS))) {
+            int organizationLimit = quotas.lockedLimit(job.orgId(), Quota.CONCURRENT_JOBS);
+            JobRepository.Running running = jobs.running(runner.runnerId(), job.orgId());
+            if (running.ofRunner() >= runner.maxConcurrentJobs() || running.ofOrganization() >= organizationLimit) {
                 return new Claim(Optional.empty(), failed);
             }
             job.claim(hash(token), now.plus(settings.lease()), now);

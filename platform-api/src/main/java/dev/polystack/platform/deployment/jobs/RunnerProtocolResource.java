@@ -141,13 +141,19 @@ public class RunnerProtocolResource {
 
     @POST
     @Path("/jobs/{job_id}/result")
-    @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent)")
-    public Response result(@PathParam("job_id") UUID jobId, @Valid @NotNull JobResult result) {
+    @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent). Answers once the result is"
+            + " stored; with `wait_for_advance=true`, once the deployment advanced too (what depends on the job is queued)")
+    public Response result(@PathParam("job_id") UUID jobId, @QueryParam("wait_for_advance") boolean waitForAdvance,
+                           @Valid @NotNull JobResult result) {
         Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner(), jobId, result);
-        // the result is committed; the deployment moves on in an advance shared with the results that
-        // came in meanwhile. The answer waits for it (so that what depends on this job is queued when the
-        // runner hears back), but not for ever: the sweeper advances the deployment anyway
-        recorded.ifPresent(this::advanced);
+        // the result is committed; the deployment moves on in an advance shared with the results that came in
+        // meanwhile, and the jobs it queues wake the runners' waiting claims. An agent does not wait for it: its
+        // slot claims the next job at once (others are often queued already)
+        if (waitForAdvance) {
+            recorded.ifPresent(this::advanced);
+        } else {
+            recorded.ifPresent(ended -> advancer.advanceSoon(ended.deploymentId(), ended.nodeId()));
+        }
         return Response.noContent().build();
     }
 

@@ -26,6 +26,18 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return jobs.stream().findFirst();
     }
 
+    /** How many jobs a runner runs now, and how many its organization runs: one statement for a claim's two limits. */
+    public record Running(long ofRunner, long ofOrganization) {
+    }
+
+    public Running running(UUID runnerId, UUID orgId) {
+        Object[] row = (Object[]) getEntityManager().createNativeQuery("""
+                        select (select count(*) from job where runner_id = ?1 and status = 'running'),
+                               (select count(*) from job where org_id = ?2 and status = 'running')""")
+                .setParameter(1, runnerId).setParameter(2, orgId).getSingleResult();
+        return new Running(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
+    }
+
     /** How many jobs the runner runs now (a native count: a Panache count is translated anew at every call). */
     public long running(UUID runnerId) {
         return ((Number) getEntityManager().createNativeQuery("select count(*) from job where runner_id = ?1 and status = 'running'")

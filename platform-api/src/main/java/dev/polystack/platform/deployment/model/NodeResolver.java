@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,7 +82,11 @@ public class NodeResolver {
     /** Resolves with the active resources' outputs, except those of {@code unknown}, whose outputs are not known yet. */
     public Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient, Set<ResourceIdentity> unknown) {
         GraphNode graphNode = NodeSpecs.read(json, node.spec());
-        var outputs = activeResources.outputsLookup(environment.id());
+        // what it refers to, read at once
+        Set<ResourceIdentity> referenced = new HashSet<>(graphNode.dependencies().values());
+        referenced.addAll(graphNode.manifestReferences().values());
+        referenced.removeAll(unknown);
+        var outputs = activeResources.outputsLookup(environment.id(), referenced);
         return Resolver.resolve(graphNode, environment.context(), id -> unknown.contains(id) ? null : outputs.apply(id), lenient);
     }
 

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Catches what events missed: jobs whose lease expired (their runner is lost) and deployments a lost
@@ -97,7 +96,7 @@ public class Sweeper {
         });
     }
 
-    @Scheduled(every = "${polystack.jobs.sweep-interval:5s}", delay = 5, delayUnit = TimeUnit.SECONDS,
+    @Scheduled(every = "${polystack.jobs.sweep-interval:5s}", delayed = "${polystack.jobs.sweep-interval:5s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
         try {

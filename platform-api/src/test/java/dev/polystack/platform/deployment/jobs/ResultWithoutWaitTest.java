@@ -1,0 +1,50 @@
+package dev.polystack.platform.deployment.jobs;
+
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.polystack.platform.testing.Scenario.graph;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An agent's result is answered once it is stored, without waiting for the deployment's advance; the jobs the
+ * advance queues wake the runner's waiting claim. The sweeper is slowed down here, so that nothing but that
+ * advance can queue the dependent in time.
+ */
+@QuarkusTest
+@TestProfile(ResultWithoutWaitTest.SlowSweeper.class)
+@QuarkusTestResource(PostgresResource.class)
+class ResultWithoutWaitTest {
+
+    public static class SlowSweeper implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // the first sweep comes one interval after the start
+            return Map.of("polystack.jobs.sweep-interval", "10m");
+        }
+    }
+
+    @Test
+    void aResultAnswersWithoutWaitingForTheAdvanceAndTheDependentsJobWakesTheNextClaim() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of(), "b", List.of("a")));
+        s.deploy();
+        Map<String, Object> a = s.runner.claim();
+        assertThat(RunnerDriver.resourceOf(a)).isEqualTo("app.a");
+        // as the agent reports it: without wait_for_advance
+        s.runner.request().body(Map.of("status", "succeeded", "outputs", Map.of("name", Map.of("value", "out-a", "sensitive", false))))
+                .post("/api/runner/v1/jobs/{id}/result", a.get("job_id")).then().statusCode(204);
+        Map<String, Object> b = s.runner.claim("20s");
+        assertThat(b).as("the dependent's job, queued by the advance after the result").isNotNull();
+        assertThat(RunnerDriver.resourceOf(b)).isEqualTo("app.b");
+    }
+}
