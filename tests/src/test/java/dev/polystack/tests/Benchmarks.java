@@ -53,6 +53,7 @@ class Benchmarks {
 
     private final Map<String, Object> report = new LinkedHashMap<>();
     private final List<String[]> table = new ArrayList<>();
+    private final List<Map<String, Object>> targets = new ArrayList<>();
 
     /** {@code -Dbench.only=overhead,dry-run} runs only those parts (all by default). */
     private static boolean selected(String part) {
@@ -69,8 +70,10 @@ class Benchmarks {
             Polystack polystack = new Polystack(platform.baseUrl(), ADMIN);
             configure(polystack);
             Thread.sleep(3000);
-            row("memory", "platform-api RSS idle", mib(rss(platform.pid())), "");
-            report.put("platform_idle_rss_mib", mibOf(rss(platform.pid())));
+            long idle = rss(platform.pid());
+            row("memory", "platform-api RSS idle", mib(idle), "");
+            report.put("platform_idle_rss_mib", mibOf(idle));
+            target("platform-api RSS idle", mibOf(idle), "MiB", "<", 300);
 
             try {
                 if (selected("pickup")) {
@@ -94,6 +97,15 @@ class Benchmarks {
                 if (selected("agent")) {
                     agentMemory(platform, polystack);
                 }
+                if (selected("overhead-10x")) {
+                    overheadTenfold(platform, polystack);
+                }
+                if (selected("reads-10x")) {
+                    readsTenfold(platform, polystack);
+                }
+                if (selected("memory-after")) {
+                    memoryAfter(platform);
+                }
             } catch (AssertionError | RuntimeException e) {
                 String log = platform.log();
                 System.out.println("platform-api log (last 12,000 characters):\n" + log.substring(Math.max(0, log.length() - 12_000)));
@@ -109,11 +121,40 @@ class Benchmarks {
         for (String[] r : table) {
             out.append(String.format("  %-12s %-62s %16s  %s%n", r[0], r[1], r[2], r[3]));
         }
+        out.append("\nTargets\n");
+        for (Map<String, Object> t : targets) {
+            out.append(String.format("  %-70s %12s %-4s  %-12s %s%n", t.get("figure"), t.get("measured"), t.get("unit"), t.get("target"),
+                    (Boolean) t.get("met") ? "met" : "NOT MET"));
+        }
         System.out.println(out);
+        report.put("targets", targets);
         Path target = PlatformProcess.repository().resolve("tests/target/benchmark.json");
         Files.createDirectories(target.getParent());
         Files.writeString(target, JSON.writeValueAsString(report));
         System.out.println("written to " + target);
+        // -Dbench.enforce=true: a missed target fails the run (for use as a check; not part of verify)
+        List<String> missed = targets.stream().filter(t -> !(Boolean) t.get("met"))
+                .map(t -> t.get("figure") + ": " + t.get("measured") + " " + t.get("unit") + ", target " + t.get("target")).toList();
+        if (Boolean.getBoolean("bench.enforce") && !missed.isEmpty()) {
+            throw new AssertionError(missed.size() + " of " + targets.size() + " targets missed:\n  " + String.join("\n  ", missed));
+        }
+    }
+
+    /** A figure and its target: in the targets table and benchmark.json, and checked with -Dbench.enforce=true. */
+    private void target(String figure, double measured, String unit, String comparison, double limit) {
+        boolean met = switch (comparison) {
+            case "<" -> measured < limit;
+            case "<=" -> measured <= limit;
+            case ">=" -> measured >= limit;
+            default -> throw new IllegalArgumentException(comparison);
+        };
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("figure", figure);
+        t.put("measured", round(measured));
+        t.put("unit", unit);
+        t.put("target", comparison + " " + (limit == Math.rint(limit) ? Long.toString((long) limit) : Double.toString(limit)));
+        t.put("met", met);
+        targets.add(t);
     }
 
     private void configure(Polystack polystack) {
@@ -150,6 +191,7 @@ class Benchmarks {
         row("pickup", "create → claim, 200 deployments, 1 idle long-polling runner", ms(p.get("p50")) + " p50", "");
         row("", "", ms(p.get("p95")) + " p95", "");
         row("", "", ms(p.get("p99")) + " p99", "target p99 < 50 ms: " + (p.get("p99") < 50 ? "met" : "NOT met"));
+        target("pickup p99, create call returned → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
     }
 
     private List<Double> pickupLatencies(Polystack polystack, String env, String runnerId, int deployments) throws Exception {
@@ -186,21 +228,7 @@ class Benchmarks {
         int width = 100;
         int slots = 20;
         long jobMillis = 200;
-        StringBuilder manifest = new StringBuilder("shared:\n");
-        for (int l = 0; l < layers; l++) {
-            for (int i = 0; i < width; i++) {
-                manifest.append("  l").append(l).append('n').append(i).append(": { type: thing");
-                if (l > 0) {
-                    manifest.append(", params: { upstream: [");
-                    for (int d = 0; d < 3; d++) {
-                        manifest.append(d == 0 ? "" : ", ").append("\"${shared.l").append(l - 1).append('n')
-                                .append((i + d) % width).append(".outputs.name}\"");
-                    }
-                    manifest.append("] }");
-                }
-                manifest.append(" }\n");
-            }
-        }
+        String manifest = layered(layers, width, 3);
         double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
         Orchestration cold = null;
         // -Dbench.warmups=N: N runs before the measured one (the first of them is the cold figure)
@@ -240,7 +268,84 @@ class Benchmarks {
                     String.format("control plane %.1f ms per job: %s", warm.cpu[0] * 1000 / (layers * width), byThread));
             row("memory", "platform-api RSS peak during the overhead run", mib(warm.peakRss), "");
             slotTimes(runner, jobMillis);
+            target("orchestration: makespan ÷ bound, 500 nodes, 20 slots, 200 ms jobs", ratio, "", "<=", 1.10);
         }
+    }
+
+    /** A manifest of {@code layers} × {@code width} resources, each referring to {@code fanIn} of the layer above. */
+    private static String layered(int layers, int width, int fanIn) {
+        StringBuilder manifest = new StringBuilder("shared:\n");
+        for (int l = 0; l < layers; l++) {
+            for (int i = 0; i < width; i++) {
+                manifest.append("  l").append(l).append('n').append(i).append(": { type: thing");
+                if (l > 0 && fanIn > 0) {
+                    manifest.append(", params: { upstream: [");
+                    for (int d = 0; d < fanIn; d++) {
+                        manifest.append(d == 0 ? "" : ", ").append("\"${shared.l").append(l - 1).append('n')
+                                .append((i + d) % width).append(".outputs.name}\"");
+                    }
+                    manifest.append("] }");
+                }
+                manifest.append(" }\n");
+            }
+        }
+        return manifest.toString();
+    }
+
+    /** The orchestration ten times larger: 5,000 nodes (5 layers of 1,000, 3 dependencies each), same slots and jobs. */
+    private void overheadTenfold(PlatformProcess platform, Polystack polystack) throws Exception {
+        int layers = 5;
+        int width = 1000;
+        int slots = 20;
+        long jobMillis = 200;
+        double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
+        try (ProtocolRunner runner = runnerFor(polystack, "overhead-10x", "pool-10x", slots, Duration.ofMillis(jobMillis))) {
+            polystack.manifest("overhead-10x", layered(layers, width, 3));
+            Orchestration run = orchestrate(platform, "overhead-10x");
+            double ratio = run.makespan / bound;
+            report.put("orchestration_10x", Map.of("nodes", layers * width, "slots", slots, "job_ms", jobMillis, "makespan_s", round(run.makespan),
+                    "lower_bound_s", bound, "ratio", round(ratio), "create_call_s", round(run.creation),
+                    "cpu_s", Map.of("platform", round(run.cpu[0]), "postgres", round(run.cpu[1]), "harness", round(run.cpu[2]))));
+            row("overhead-10x", "5,000 nodes (5×1,000, 3 deps each), 20 slots, 200 ms jobs: makespan", String.format("%.2f s", run.makespan),
+                    String.format("bound %.1f s, ratio %.3f; the create call took %.2f s; control plane %.1f ms per job", bound, ratio,
+                            run.creation, run.cpu[0] * 1000 / (layers * width)));
+            row("memory", "platform-api RSS peak during the 5,000-node run", mib(run.peakRss), "");
+        }
+    }
+
+    /** Resource-graph reads of a 10,000-resource environment (deployed first: 10,000 independent resources, 50 slots, no work). */
+    private void readsTenfold(PlatformProcess platform, Polystack polystack) throws Exception {
+        try (ProtocolRunner runner = runnerFor(polystack, "wide", "pool-wide", 50, Duration.ZERO)) {
+            polystack.manifest("wide", layered(1, 10_000, 0));
+            Orchestration run = orchestrate(platform, "wide");
+            row("reads-10x", "deploying the 10,000 resources read below (50 slots, no work)", String.format("%.1f s", run.makespan),
+                    String.format("%.0f jobs/s; the create call took %.2f s", 10_000 / run.makespan, run.creation));
+        }
+        double perSecond = readRate(platform, "wide", 15);
+        report.put("resource_graph_reads_10x", Map.of("clients", 100, "per_second", round(perSecond), "nodes", 10_000));
+        target("resource-graph reads/s, 10,000 resources, 100 clients", perSecond, "/s", ">=", 100);
+    }
+
+    /**
+     * How platform-api's memory comes back after the heavy parts before this one: its RSS every second for a
+     * minute, with nothing running.
+     */
+    private void memoryAfter(PlatformProcess platform) throws Exception {
+        long start = rss(platform.pid());
+        long below = -1;
+        long last = start;
+        for (int second = 1; second <= 60; second++) {
+            Thread.sleep(1000);
+            last = rss(platform.pid());
+            if (below < 0 && last < 400L * 1024 * 1024) {
+                below = second;
+            }
+        }
+        report.put("platform_rss_after_heavy_parts_mib", Map.of("at_start", mibOf(start), "after_60_s", mibOf(last),
+                "seconds_to_below_400", below));
+        row("memory", "platform-api RSS after the heavy parts: at once, a minute later", mib(start) + ", " + mib(last),
+                below < 0 ? "not below 400 MiB within the minute" : "below 400 MiB after " + below + " s");
+        target("platform-api RSS a minute after the heavy parts", mibOf(last), "MiB", "<", 400);
     }
 
     /**
@@ -350,36 +455,57 @@ class Benchmarks {
         report.put("dry_run_10000_ms", Map.of("median", p.get("p50"), "max", p.get("max"), "body_kib", body.length / 1024));
         row("dry-run", "10,000 resources (100 chains of 100), 5 runs after a warm-up", ms(p.get("p50")) + " median",
                 "max " + ms(p.get("max")));
+        target("dry-run of 10,000 resources through the API, median", p.get("p50"), "ms", "<", 1000);
     }
 
     /** Resource-graph reads of the 500-node environment by 100 concurrent clients for 15 s. */
     private void reads(PlatformProcess platform, Polystack polystack) throws Exception {
+        double perSecond = readRate(platform, "overhead", 15);
+        report.put("resource_graph_reads", Map.of("clients", 100, "per_second", round(perSecond), "nodes", 500));
+        target("resource-graph reads/s, 500 resources, 100 clients", perSecond, "/s", ">=", 1000);
+    }
+
+    /**
+     * Reads of an environment's resource graph by 100 concurrent clients: successful answers per second. A 503
+     * (too busy, retry) is counted; any other failure fails the run.
+     */
+    private double readRate(PlatformProcess platform, String env, int seconds) throws Exception {
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/overhead/resource-graph"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/resource-graph"))
                 .header("Authorization", "Bearer " + ADMIN).GET().build();
         AtomicInteger ok = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
-        long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        AtomicInteger busy = new AtomicInteger();
+        List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         ExecutorService clients = Executors.newFixedThreadPool(100);
         for (int c = 0; c < 100; c++) {
             clients.submit(() -> {
                 while (System.nanoTime() < end) {
                     try {
                         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-                        (response.statusCode() == 200 ? ok : failed).incrementAndGet();
+                        if (response.statusCode() == 200) {
+                            ok.incrementAndGet();
+                        } else if (response.statusCode() == 503) {
+                            busy.incrementAndGet();
+                        } else {
+                            failed.add(response.statusCode() + " " + new String(response.body(), StandardCharsets.UTF_8));
+                        }
                     } catch (Exception e) {
-                        failed.incrementAndGet();
+                        failed.add(e.toString());
                     }
                 }
                 return null;
             });
         }
         clients.shutdown();
-        clients.awaitTermination(60, TimeUnit.SECONDS);
-        double perSecond = ok.get() / 15.0;
-        report.put("resource_graph_reads", Map.of("clients", 100, "per_second", round(perSecond), "failed", failed.get(), "nodes", 500));
-        row("reads", "resource graph (500 nodes) by 100 concurrent clients", String.format("%.0f /s", perSecond),
-                failed.get() + " failed");
+        clients.awaitTermination(120, TimeUnit.SECONDS);
+        double perSecond = ok.get() / (double) seconds;
+        row("reads", "resource graph of `" + env + "` by 100 concurrent clients", String.format("%.0f /s", perSecond),
+                busy.get() + " answered 503 (busy), " + failed.size() + " failed");
+        if (!failed.isEmpty()) {
+            throw new AssertionError(failed.size() + " resource-graph reads of " + env + " failed, e.g. " + failed.get(0));
+        }
+        return perSecond;
     }
 
     /** Deployments created through the API by 8 clients at once, over 40 environments. */
@@ -449,6 +575,7 @@ class Benchmarks {
         row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
         row("", "… pickup of a probe runner's jobs meanwhile (50 deployments)", ms(p.get("p99")) + " p99",
                 "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors");
+        target("pickup p99 of a probe runner among " + count + " idle runners (the aim: 5,000)", p.get("p99"), "ms", "<", 50);
     }
 
     private void poll(HttpClient http, String base, int runner, Map<Integer, String> tokens, List<KeyPair> keys, AtomicBoolean polling,

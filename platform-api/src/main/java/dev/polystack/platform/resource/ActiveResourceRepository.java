@@ -19,4 +19,16 @@ class ActiveResourceRepository implements PanacheRepositoryBase<ActiveResource, 
         return find("environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4", environmentId,
                 identity.type(), identity.resourceClass(), identity.id()).firstResultOptional();
     }
+
+    /**
+     * The same without flushing the session first. Before a query Hibernate dirty-checks every entity the
+     * session holds: an advance that dispatches 10,000 ready nodes looked one up per node, and took longer
+     * than its transaction may. Active resources change only in job results and environment deletions, each
+     * in a transaction of its own, never in an advance.
+     */
+    Optional<ActiveResource> findWithoutFlush(UUID environmentId, ResourceIdentity identity) {
+        return find("environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4", environmentId,
+                identity.type(), identity.resourceClass(), identity.id())
+                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").firstResultOptional();
+    }
 }

@@ -45,6 +45,11 @@ public class ActiveResourceService {
         return resources.find(environmentId, identity);
     }
 
+    /** For an advance, which holds many nodes: see {@link ActiveResourceRepository#findWithoutFlush}. */
+    public Optional<ActiveResource> findWithoutFlush(UUID environmentId, ResourceIdentity identity) {
+        return resources.findWithoutFlush(environmentId, identity);
+    }
+
     /** The runner each provisioned resource must keep, by identity (runner ids). */
     public Map<ResourceIdentity, UUID> runners(UUID environmentId) {
         Map<ResourceIdentity, UUID> runners = new LinkedHashMap<>();

@@ -111,8 +111,11 @@ public final class Problems {
                     return unavailable();
                 }
             }
-            if (t.getClass().getName().startsWith("io.agroal") && String.valueOf(t.getMessage()).contains("acquisition timeout")) {
-                return unavailable();
+            // Agroal's answer when every connection of the pool stayed taken for its acquisition timeout: a plain
+            // SQLException without a state
+            if ((t instanceof SQLException || t.getClass().getName().startsWith("io.agroal"))
+                    && String.valueOf(t.getMessage()).contains("acquisition timeout")) {
+                return new Classified(ProblemType.UNAVAILABLE, "the service is busy: no database connection became free in time; retry shortly");
             }
         }
         return null;

@@ -437,7 +437,7 @@ public class DeploymentEngine {
     private void dispatch(Step step, DeploymentNode node) {
         Deployment deployment = step.deployment;
         Instant now = step.now;
-        Optional<ActiveResource> active = activeResources.find(deployment.environmentId(), node.identity());
+        Optional<ActiveResource> active = activeResources.findWithoutFlush(deployment.environmentId(), node.identity());
         if (node.operation() == NodeOperation.APPLY && !node.fixed() && (active.isEmpty() || deployment.force())) {
             node.queue(active.isPresent() ? "update" : "create", null, now);
             enqueue(deployment, node, now, step.wake);
