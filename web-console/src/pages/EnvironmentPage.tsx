@@ -64,7 +64,7 @@ function ResourcesTab({ org, project, env }: { org: string; project: string; env
   const [selected, setSelected] = useState<string | null>(null)
   const graph = useQuery({
     queryKey: ['org', org, 'projects', project, 'envs', env, 'resource-graph'],
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/resource-graph', { params: { path: { org, project, env } } })),
+    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/resource-graph', { params: { path: { org, project, env }, query: { outputs: true } } })),
     refetchInterval: 10_000,
   })
   return (

@@ -31,7 +31,7 @@ class OutputsCommand extends Connection implements Callable<Integer> {
     @Override
     public Integer call() {
         Target target = target();
-        JsonNode graph = client().get(target.path() + "/resource-graph");
+        JsonNode graph = client().get(target.path() + "/resource-graph?outputs=true");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         for (JsonNode node : graph.path("nodes")) {
             String key = key(node);
@@ -61,7 +61,7 @@ class OutputsCommand extends Connection implements Callable<Integer> {
                 applied.add(key(node));
             }
         }
-        JsonNode graph = client.get(target.path() + "/resource-graph");
+        JsonNode graph = client.get(target.path() + "/resource-graph?outputs=true");
         boolean header = false;
         for (JsonNode node : graph.path("nodes")) {
             if (!applied.contains(key(node)) || node.path("outputs").isEmpty()) {

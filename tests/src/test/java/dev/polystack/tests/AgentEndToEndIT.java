@@ -118,7 +118,7 @@ class AgentEndToEndIT {
                 String first = deploy(url, Map.of("mode", "deploy"));
                 assertThat(waitFor(url, first, agent1, agent2)).isEqualTo("succeeded");
 
-                var graph = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200).extract().jsonPath();
+                var graph = api(url).queryParam("outputs", true).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200).extract().jsonPath();
                 assertThat(graph.getList("nodes")).hasSize(7);
                 assertThat(graph.getString("nodes.find { it.id == 'app.f' }.runner_id")).isEqualTo("r2");
                 assertThat(graph.getString("nodes.find { it.id == 'app.g' }.runner_id")).isEqualTo("r2");

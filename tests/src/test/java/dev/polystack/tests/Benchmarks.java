@@ -321,9 +321,11 @@ class Benchmarks {
             row("reads-10x", "deploying the 10,000 resources read below (50 slots, no work)", String.format("%.1f s", run.makespan),
                     String.format("%.0f jobs/s; the create call took %.2f s", 10_000 / run.makespan, run.creation));
         }
-        double perSecond = readRate(platform, "wide", 15);
-        report.put("resource_graph_reads_10x", Map.of("clients", 100, "per_second", round(perSecond), "nodes", 10_000));
-        target("resource-graph reads/s, 10,000 resources, 100 clients", perSecond, "/s", ">=", 100);
+        Reads reads = readRate(platform, "wide", 15);
+        report.put("resource_graph_reads_10x", Map.of("clients", 100, "per_second", round(reads.perSecond()), "nodes", 10_000,
+                "busy", reads.busy(), "failed", reads.failed().size()));
+        target("resource-graph reads/s, 10,000 resources, 100 clients", reads.perSecond(), "/s", ">=", 100);
+        target("resource-graph reads that failed (not 200 or 503), 10,000 resources", reads.failed().size(), "", "<=", 0);
     }
 
     /**
@@ -460,16 +462,22 @@ class Benchmarks {
 
     /** Resource-graph reads of the 500-node environment by 100 concurrent clients for 15 s. */
     private void reads(PlatformProcess platform, Polystack polystack) throws Exception {
-        double perSecond = readRate(platform, "overhead", 15);
-        report.put("resource_graph_reads", Map.of("clients", 100, "per_second", round(perSecond), "nodes", 500));
-        target("resource-graph reads/s, 500 resources, 100 clients", perSecond, "/s", ">=", 1000);
+        Reads reads = readRate(platform, "overhead", 15);
+        report.put("resource_graph_reads", Map.of("clients", 100, "per_second", round(reads.perSecond()), "nodes", 500,
+                "busy", reads.busy(), "failed", reads.failed().size()));
+        target("resource-graph reads/s, 500 resources, 100 clients", reads.perSecond(), "/s", ">=", 1000);
+        target("resource-graph reads that failed (not 200 or 503), 500 resources", reads.failed().size(), "", "<=", 0);
+    }
+
+    /** What 100 concurrent clients reading a resource graph got: answers per second, 503s (busy) and other failures. */
+    private record Reads(double perSecond, int busy, List<String> failed) {
     }
 
     /**
-     * Reads of an environment's resource graph by 100 concurrent clients: successful answers per second. A 503
-     * (too busy, retry) is counted; any other failure fails the run.
+     * Reads of an environment's resource graph by 100 concurrent clients. A 503 (too busy, retry) is counted
+     * apart; any other failure is a missed target of its own.
      */
-    private double readRate(PlatformProcess platform, String env, int seconds) throws Exception {
+    private Reads readRate(PlatformProcess platform, String env, int seconds) throws Exception {
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/resource-graph"))
                 .header("Authorization", "Bearer " + ADMIN).GET().build();
@@ -501,11 +509,9 @@ class Benchmarks {
         clients.awaitTermination(120, TimeUnit.SECONDS);
         double perSecond = ok.get() / (double) seconds;
         row("reads", "resource graph of `" + env + "` by 100 concurrent clients", String.format("%.0f /s", perSecond),
-                busy.get() + " answered 503 (busy), " + failed.size() + " failed");
-        if (!failed.isEmpty()) {
-            throw new AssertionError(failed.size() + " resource-graph reads of " + env + " failed, e.g. " + failed.get(0));
-        }
-        return perSecond;
+                busy.get() + " answered 503 (busy), " + failed.size() + " failed"
+                        + (failed.isEmpty() ? "" : ", e.g. " + failed.get(0).substring(0, Math.min(160, failed.get(0).length()))));
+        return new Reads(perSecond, busy.get(), List.copyOf(failed));
     }
 
     /** Deployments created through the API by 8 clients at once, over 40 environments. */

@@ -288,7 +288,7 @@ class ConsoleIT {
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             // the real page and layout in the real browser; only this one answer is synthetic (500 deployed resources)
-            page.route("**/api/v1/orgs/acme/projects/shop/envs/big/resource-graph", route -> route.fulfill(
+            page.route("**/api/v1/orgs/acme/projects/shop/envs/big/resource-graph*", route -> route.fulfill(
                     new com.microsoft.playwright.Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(graph)));
             signIn(page, ADMIN);
             long started = System.nanoTime();

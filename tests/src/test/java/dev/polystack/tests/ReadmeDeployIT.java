@@ -71,7 +71,7 @@ class ReadmeDeployIT {
                         + java.util.regex.Pattern.quote(binary.get().toString()) + "`");
 
                 // the vpc's subnet_id flowed into the database's inputs: read back from the stored state
-                JsonPath graph = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200)
+                JsonPath graph = api().queryParam("outputs", true).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200)
                         .extract().jsonPath();
                 String subnet = graph.getString("nodes.find { it.type == 'vpc' }.outputs.subnet_id");
                 assertThat(subnet).startsWith("subnet-").hasSizeGreaterThan("subnet-".length());

@@ -528,9 +528,9 @@ public class DeploymentService {
         return new GraphView(views, edges);
     }
 
-    /** The environment's current resources and what depends on what. */
+    /** The environment's current resources and what depends on what; their outputs only when asked for. */
     @Transactional
-    public GraphView resourceGraph(OrgScope scope, String project, String env) {
+    public GraphView resourceGraph(OrgScope scope, String project, String env, boolean withOutputs) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         @SuppressWarnings("unchecked")
         List<Object[]> latest = deployments.getEntityManager().createNativeQuery("""
@@ -542,13 +542,12 @@ public class DeploymentService {
         latest.forEach(row -> statuses.put(row[0] + "/" + row[1] + "/" + row[2], (String) row[3]));
         List<GraphView.Node> views = new ArrayList<>();
         List<GraphView.Edge> edges = new ArrayList<>();
-        Map<UUID, String> runnerSlugs = new HashMap<>();
-        for (ActiveResource resource : activeResources.of(environment.id())) {
+        for (ActiveResourceService.GraphRow resource : activeResources.graphRows(environment.id(), withOutputs)) {
             ResourceIdentity identity = resource.identity();
             views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), resource.moduleSlug(),
-                    resource.moduleVersion(), runnerSlugs.computeIfAbsent(resource.runnerId(), runners::slugOf),
-                    resource.lastDeploymentId(), statuses.getOrDefault(identity.toString(), "succeeded"),
-                    ActiveResourceService.masked(activeResources.outputsOf(resource)), resource.tofuResources(), resource.updatedAt()));
+                    resource.moduleVersion(), resource.runnerSlug(), resource.lastDeploymentId(),
+                    statuses.getOrDefault(identity.toString(), "succeeded"), resource.outputs(), resource.tofuResources(),
+                    resource.updatedAt()));
             for (ResourceDependency dependency : resource.dependencies()) {
                 edges.add(new GraphView.Edge(identity.toString(), dependency.resource().toString(), dependency.alias()));
             }

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -23,8 +24,10 @@ public class ResourceGraphResource {
     DeploymentService deployments;
 
     @GET
-    @Operation(operationId = "getResourceGraph", summary = "The environment's resources (outputs with sensitive values masked, OpenTofu resources) and their dependencies")
-    public GraphView graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env) {
-        return deployments.resourceGraph(access.require(org, Role.VIEWER), project, env);
+    @Operation(operationId = "getResourceGraph", summary = "The environment's resources (OpenTofu resources, and with `outputs=true`"
+            + " their outputs, sensitive values masked) and their dependencies")
+    public GraphView graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
+                           @QueryParam("outputs") boolean outputs) {
+        return deployments.resourceGraph(access.require(org, Role.VIEWER), project, env, outputs);
     }
 }

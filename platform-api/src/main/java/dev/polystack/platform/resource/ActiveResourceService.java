@@ -12,6 +12,8 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,6 +45,53 @@ public class ActiveResourceService {
 
     public Optional<ActiveResource> find(UUID environmentId, ResourceIdentity identity) {
         return resources.find(environmentId, identity);
+    }
+
+    /**
+     * An active resource as an environment's resource graph shows it.
+     *
+     * @param outputs the output values, sensitive ones as {@code ***}; null unless asked for
+     */
+    public record GraphRow(ResourceIdentity identity, String moduleSlug, int moduleVersion, String runnerSlug, UUID lastDeploymentId,
+                           JsonNode outputs, JsonNode tofuResources, List<ResourceDependency> dependencies, Instant updatedAt) {
+    }
+
+    /**
+     * An environment's active resources for its resource graph, read as columns in one statement (no entities),
+     * in the order of {@link #of}. Outputs are opened only when asked for: reading a graph otherwise decrypts
+     * nothing.
+     */
+    public List<GraphRow> graphRows(UUID environmentId, boolean withOutputs) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = resources.getEntityManager().createNativeQuery("""
+                        select r.res_type, r.res_class, r.res_id, r.module_slug, r.module_version, ru.slug, r.last_deployment_id,
+                               cast(r.tofu_resources as text), cast(r.dependencies as text), r.updated_at"""
+                        + (withOutputs ? ", r.outputs, cast(r.sensitive_outputs as text)" : "") + """
+                         from active_resource r left join runner ru on ru.id = r.runner_id
+                        where r.environment_id = ?1 order by r.res_id, r.res_type, r.res_class""")
+                .setParameter(1, environmentId).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getResultList();
+        List<GraphRow> graph = new ArrayList<>(rows.size());
+        try {
+            for (Object[] row : rows) {
+                ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
+                JsonNode outputs = withOutputs ? masked(outputs(environmentId, identity, (byte[]) row[10], (String) row[11])) : null;
+                graph.add(new GraphRow(identity, (String) row[3], ((Number) row[4]).intValue(), (String) row[5], (UUID) row[6], outputs,
+                        json.readTree((String) row[7]), ResourceDependency.read(json.readTree((String) row[8])), instant(row[9])));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return graph;
+    }
+
+    private static Instant instant(Object value) {
+        if (value instanceof Instant instant) {
+            return instant;
+        }
+        if (value instanceof java.time.OffsetDateTime offset) {
+            return offset.toInstant();
+        }
+        return ((java.sql.Timestamp) value).toInstant();
     }
 
     /** For an advance, which holds many nodes: see {@link ActiveResourceRepository#findWithoutFlush}. */

@@ -57,7 +57,7 @@ class DeploymentEngineTest {
         s.succeed(third.get("app.d"));
 
         assertThat(s.status(id)).isEqualTo("succeeded");
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+        admin().queryParam("outputs", true).get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
                 .then().statusCode(200)
                 .body("nodes", hasSize(4))
                 .body("nodes.find { it.id == 'app.d' }.outputs.name", equalTo("out-app.d"))

@@ -68,8 +68,13 @@ class SecretsAtRestTest {
         s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
                 "outputs", Map.of("name", Map.of("value", "n", "sensitive", false), "pw", Map.of("value", outputSecret, "sensitive", true))))
                 .then().statusCode(204);
+        admin().queryParam("outputs", true).get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+                .body("nodes[0].outputs.pw", Matchers.is("***"))
+                .body("nodes[0].outputs.name", Matchers.is("n"));
+        // not asked for: no outputs, and nothing opened
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
-                .body("nodes[0].outputs.pw", Matchers.is("***"));
+                .body("nodes[0].id", Matchers.notNullValue())
+                .body("nodes[0].outputs", Matchers.nullValue());
 
         List<String> secrets = List.of(Scenario.PROVIDER_SECRET, moduleSecret, outputSecret, stateMarker, state.get("password").toString());
         List<String> leaks = new ArrayList<>();

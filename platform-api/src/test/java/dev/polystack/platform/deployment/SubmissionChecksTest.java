@@ -139,7 +139,7 @@ class SubmissionChecksTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         assertThat(job.get("outputs")).asList().containsExactlyInAnyOrder("name", "extra");
         s.runner.succeed(job, Map.of("name", "a", "extra", "more"));
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+        admin().queryParam("outputs", true).get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
                 .body("nodes[0].outputs.extra", equalTo("more"))
                 .body("nodes[0].outputs.name", equalTo("a"));
         admin().get("/api/v1/orgs/{org}/modules/thing", s.org).then().body("module_interface.outputs.name", hasItem("extra"));

@@ -73,7 +73,7 @@ class LogMaskingTest {
         Map<String, Object> a = s.claimAll().get("app.a");
         succeed(s, a, Map.of("password", PASSWORD));
         String env = "/api/v1/orgs/{org}/projects/shop/envs/prod";
-        for (String path : List.of(env + "/deployments/" + id, env + "/deployments", env + "/resource-graph", env + "/deployments/" + id + "/logs",
+        for (String path : List.of(env + "/deployments/" + id, env + "/deployments", env + "/resource-graph?outputs=true", env + "/deployments/" + id + "/logs",
                 env, "/api/v1/orgs/{org}/audit-events")) {
             String body = admin().get(path, s.org).then().statusCode(200).extract().asString();
             assertThat(body).as(path).doesNotContain(PASSWORD);
