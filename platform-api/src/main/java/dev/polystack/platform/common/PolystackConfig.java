@@ -101,6 +101,13 @@ public interface PolystackConfig {
         /** The largest API request body, counted on the bytes read. */
         @WithDefault("1M")
         MemorySize maxBodySize();
+
+        /**
+         * How many environments' resource graphs are built at once; more wait their turn up to 10 s, then
+         * get 503. A graph of thousands of resources takes tens of MiB while it is built.
+         */
+        @WithDefault("4")
+        int concurrentGraphReads();
     }
 
     State state();
