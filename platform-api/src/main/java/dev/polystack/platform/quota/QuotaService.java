@@ -83,8 +83,7 @@ public class QuotaService {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void requireRoom(UUID orgId, Quota quota, String what, LongSupplier used) {
-        int limit = limit(orgId, quota);
-        lock(orgId, quota);
+        int limit = lockedLimit(orgId, quota);
         long count = used.getAsLong();
         if (count >= limit) {
             throw PlatformException.quotaExceeded(quota.wireName(), limit, count, "the quota `" + quota.wireName() + "` (" + quota.description()
@@ -120,22 +119,15 @@ public class QuotaService {
         }
     }
 
-    /** Whether one more fits; the lock holds until the transaction ends, so the caller can take the place. */
-    @Transactional(Transactional.TxType.MANDATORY)
     /**
-     * Takes one quota's lock for the rest of the transaction and returns its limit, for a caller that counts
-     * what is used in a statement of its own.
+     * Takes one quota's lock until the transaction ends and returns its limit, for a caller that counts what is
+     * used itself (after this) and takes the place when one is left.
      */
+    @Transactional(Transactional.TxType.MANDATORY)
     public int lockedLimit(UUID orgId, Quota quota) {
         int limit = limit(orgId, quota);
         lock(orgId, quota);
         return limit;
-    }
-
-    public boolean hasRoom(UUID orgId, Quota quota, LongSupplier used) {
-        int limit = limit(orgId, quota);
-        lock(orgId, quota);
-        return used.getAsLong() < limit;
     }
 
     /**

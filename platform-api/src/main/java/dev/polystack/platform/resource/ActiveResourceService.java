@@ -43,10 +43,6 @@ public class ActiveResourceService {
         return resources.ofEnvironment(environmentId);
     }
 
-    public Optional<ActiveResource> find(UUID environmentId, ResourceIdentity identity) {
-        return resources.find(environmentId, identity);
-    }
-
     /**
      * An active resource as an environment's resource graph shows it.
      *
@@ -122,8 +118,7 @@ public class ActiveResourceService {
      * is not provisioned): a node reads its few dependencies, not the whole environment.
      */
     public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId) {
-        Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
-        return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id)).orElse(null);
+        return outputsLookup(environmentId, List.of());
     }
 
     /**

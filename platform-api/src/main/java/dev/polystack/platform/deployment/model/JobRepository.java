@@ -38,12 +38,6 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return new Running(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
     }
 
-    /** How many jobs the runner runs now (a native count: a Panache count is translated anew at every call). */
-    public long running(UUID runnerId) {
-        return ((Number) getEntityManager().createNativeQuery("select count(*) from job where runner_id = ?1 and status = 'running'")
-                .setParameter(1, runnerId).getSingleResult()).longValue();
-    }
-
     public Optional<Job> byTokenHash(byte[] hash) {
         return find("tokenHash", (Object) hash).firstResultOptional();
     }
