@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
- * The agent's main loop: one long-polling claimer per job slot. On shutdown it stops claiming, lets
- * running jobs finish within the grace period, then cancels them; every claimed job is reported.
+ * The agent's main loop: one long-polling claimer per job slot; a slot's result asks for its next job, so
+ * that while jobs are queued a slot needs one request per job. On shutdown it stops claiming, lets running
+ * jobs finish within the grace period, then cancels them; every claimed job is reported.
  */
 public final class Agent {
 
@@ -53,9 +54,12 @@ public final class Agent {
 
     private void claimLoop() {
         int failures = 0;
-        while (!stopping.get()) {
+        // the job the last result was answered with, claimed for this slot
+        Optional<ClaimedJob> next = Optional.empty();
+        while (!stopping.get() || next.isPresent()) {
             try {
-                Optional<ClaimedJob> job = controlPlane.claim(config.claimWait());
+                Optional<ClaimedJob> job = next.isPresent() ? next : controlPlane.claim(config.claimWait());
+                next = Optional.empty();
                 failures = 0;
                 if (job.isEmpty()) {
                     continue;
@@ -66,7 +70,7 @@ public final class Agent {
                 }
                 running.incrementAndGet();
                 try {
-                    jobs.start(job.get(), cancelRunning).run();
+                    next = jobs.start(job.get(), cancelRunning).run(() -> !stopping.get());
                 } finally {
                     running.decrementAndGet();
                 }

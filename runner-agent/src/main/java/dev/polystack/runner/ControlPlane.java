@@ -111,11 +111,25 @@ public class ControlPlane {
 
     /** Sends a result; a 409 (the lease was lost meanwhile) is reported as {@link LeaseLostException}. */
     public void result(UUID job, JobResult result) throws IOException {
-        HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/result", JSON.writeValueAsString(result), Duration.ofSeconds(60));
+        resultAndNext(job, result, false);
+    }
+
+    /**
+     * Sends a result; with {@code next}, the control plane answers with the runner's next queued job, claimed
+     * for the slot that reported (one request instead of a result and a claim). A 409 (the lease was lost
+     * meanwhile) is reported as {@link LeaseLostException}.
+     */
+    public Optional<ClaimedJob> resultAndNext(UUID job, JobResult result, boolean next) throws IOException {
+        HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/result" + (next ? "?next=true" : ""),
+                JSON.writeValueAsString(result), Duration.ofSeconds(60));
         if (response.statusCode() == 409) {
             throw new LeaseLostException("the control plane refused the result of job " + job + ": " + response.body());
         }
+        if (next && response.statusCode() == 200) {
+            return Optional.of(JSON.readValue(response.body(), ClaimedJob.class));
+        }
         expect(response, 204);
+        return Optional.empty();
     }
 
     private HttpResponse<String> send(String path, String body, Duration timeout) throws IOException {

@@ -5,6 +5,8 @@ import dev.polystack.runner.protocol.HeartbeatReply;
 import dev.polystack.runner.protocol.JobResult;
 
 import java.io.IOException;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
@@ -33,6 +35,15 @@ public abstract class JobSupervisor {
 
     /** Runs the job to its end and reports it. */
     public final void run() {
+        run(() -> false);
+    }
+
+    /**
+     * Runs the job to its end and reports it. When {@code takeNext} says so at the time of the report (the
+     * agent is not shutting down), the report asks for the runner's next queued job, for this slot to run
+     * next: returned when the control plane had one.
+     */
+    public final Optional<ClaimedJob> run(BooleanSupplier takeNext) {
         LOG.info("job " + job.jobId() + ": " + job.operation() + " " + job.resource() + " (attempt " + job.attempt() + ")");
         Thread heartbeats = new Thread(this::heartbeat, "heartbeat-" + job.jobId());
         heartbeats.setDaemon(true);
@@ -43,7 +54,7 @@ public abstract class JobSupervisor {
         } finally {
             heartbeats.interrupt();
         }
-        report(result);
+        return report(result, takeNext);
     }
 
     /** Runs the job; returns how it ended (a cancel included). */
@@ -79,30 +90,35 @@ public abstract class JobSupervisor {
         }
     }
 
-    /** Sends the result, retrying for up to about two minutes; a refused one (lease lost) is dropped. */
-    private void report(JobResult result) {
+    /**
+     * Sends the result, retrying for up to about two minutes; a refused one (lease lost) is dropped. Only the
+     * first attempt asks for the next job: when its answer is lost, a job it may have claimed is not claimed
+     * again by the retry, and waits for its lease to run out.
+     */
+    private Optional<ClaimedJob> report(JobResult result, BooleanSupplier takeNext) {
         if (leaseLost.get()) {
             LOG.warning("job " + job.jobId() + " lost its lease; not reporting " + result.status());
-            return;
+            return Optional.empty();
         }
         for (int attempt = 1; attempt <= 12; attempt++) {
             try {
-                controlPlane.result(job.jobId(), result);
+                Optional<ClaimedJob> next = controlPlane.resultAndNext(job.jobId(), result, attempt == 1 && takeNext.getAsBoolean());
                 LOG.info("job " + job.jobId() + " " + result.status());
-                return;
+                return next;
             } catch (ControlPlane.LeaseLostException e) {
                 LOG.warning(e.getMessage());
-                return;
+                return Optional.empty();
             } catch (IOException e) {
                 LOG.warning("reporting job " + job.jobId() + " failed (" + e.getMessage() + "); retrying");
                 try {
                     Thread.sleep(Math.min(attempt * 2000L, 15_000L));
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    return;
+                    return Optional.empty();
                 }
             }
         }
         LOG.severe("gave up reporting job " + job.jobId() + "; its lease will expire and the control plane will fail it");
+        return Optional.empty();
     }
 }

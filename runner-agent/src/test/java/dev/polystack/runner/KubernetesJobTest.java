@@ -274,8 +274,9 @@ class KubernetesJobTest {
         }
 
         @Override
-        public void result(UUID job, JobResult result) {
+        public Optional<ClaimedJob> resultAndNext(UUID job, JobResult result, boolean next) {
             results.add(result);
+            return Optional.empty();
         }
     }
 }

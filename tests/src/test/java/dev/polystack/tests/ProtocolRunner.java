@@ -57,10 +57,13 @@ final class ProtocolRunner implements AutoCloseable {
         return protocolRunner;
     }
 
+    /** As the agent's slots: a result asks for the next job, and a claim is made only when none came with it. */
     private void loop() {
+        Optional<ClaimedJob> next = Optional.empty();
         while (!stopping.get()) {
             try {
-                Optional<ClaimedJob> claimed = controlPlane.claim(Duration.ofSeconds(5));
+                Optional<ClaimedJob> claimed = next.isPresent() ? next : controlPlane.claim(Duration.ofSeconds(5));
+                next = Optional.empty();
                 if (claimed.isEmpty()) {
                     continue;
                 }
@@ -72,9 +75,9 @@ final class ProtocolRunner implements AutoCloseable {
                     Thread.sleep(work.toMillis());
                 }
                 String name = job.environment().env() + "-" + job.resource().id();
-                controlPlane.result(job.jobId(), new JobResult("succeeded",
+                next = controlPlane.resultAndNext(job.jobId(), new JobResult("succeeded",
                         Map.of("name", new JobResult.Output(com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
-                        List.of(), new JobResult.PlanSummary(1, 0, 0), null));
+                        List.of(), new JobResult.PlanSummary(1, 0, 0), null), !stopping.get());
                 executed.add(new Executed(job, at, Instant.now(), Thread.currentThread().getName()));
             } catch (InterruptedException e) {
                 return;

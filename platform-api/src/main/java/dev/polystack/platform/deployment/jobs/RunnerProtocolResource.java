@@ -142,19 +142,35 @@ public class RunnerProtocolResource {
     @POST
     @Path("/jobs/{job_id}/result")
     @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent). Answers once the result is"
-            + " stored; with `wait_for_advance=true`, once the deployment advanced too (what depends on the job is queued)")
+            + " stored; with `next=true`, with the runner's next queued job if there is one (the slot that reported is free);"
+            + " with `wait_for_advance=true`, once the deployment advanced too (what depends on the job is queued)")
+    @APIResponse(responseCode = "200", description = "The result is stored, and `next=true` claimed this job for the runner",
+            content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
+    @APIResponse(responseCode = "204", description = "The result is stored (no job claimed)")
     public Response result(@PathParam("job_id") UUID jobId, @QueryParam("wait_for_advance") boolean waitForAdvance,
-                           @Valid @NotNull JobResult result) {
-        Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner(), jobId, result);
+                           @QueryParam("next") boolean next, @Valid @NotNull JobResult result, @Context UriInfo uriInfo) {
+        RunnerCaller runner = runner();
+        Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner, jobId, result);
         // the result is committed; the deployment moves on in an advance shared with the results that came in
         // meanwhile, and the jobs it queues wake the runners' waiting claims. An agent does not wait for it: its
-        // slot claims the next job at once (others are often queued already)
+        // slot takes the next job at once (others are often queued already), here or with a claim
         if (waitForAdvance) {
             recorded.ifPresent(this::advanced);
         } else {
             recorded.ifPresent(ended -> advancer.advanceSoon(ended.deploymentId(), ended.nodeId()));
         }
-        return Response.noContent().build();
+        if (!next) {
+            return Response.noContent().build();
+        }
+        Optional<ClaimedJob> claimed;
+        try {
+            claimed = claimed(runner, uriInfo.getBaseUri());
+        } catch (RuntimeException e) {
+            // the result is stored whatever happens to the claim: the agent must not send it again, and claims as usual
+            LOG.warnf("The result of job %s is stored; claiming the next job with it failed: %s", jobId, e.getMessage());
+            claimed = Optional.empty();
+        }
+        return claimed.map(job -> Response.ok(job).build()).orElseGet(() -> Response.noContent().build());
     }
 
     private RunnerCaller runner() {

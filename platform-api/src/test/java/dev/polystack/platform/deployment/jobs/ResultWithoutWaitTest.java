@@ -47,4 +47,33 @@ class ResultWithoutWaitTest {
         assertThat(b).as("the dependent's job, queued by the advance after the result").isNotNull();
         assertThat(RunnerDriver.resourceOf(b)).isEqualTo("app.b");
     }
+
+    @Test
+    void aResultAskingForTheNextJobIsAnsweredWithTheRunnersNextQueuedJob() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of("a", "b")));
+        s.deploy();
+        Map<String, Object> first = s.runner.claim();
+        Map<String, Object> output = Map.of("status", "succeeded", "outputs", Map.of("name", Map.of("value", "out", "sensitive", false)));
+        // the runner has one slot: the other independent job is queued, and comes with the answer to the result
+        var answer = s.runner.request().queryParam("next", true).body(output)
+                .post("/api/runner/v1/jobs/{id}/result", first.get("job_id"));
+        answer.then().statusCode(200);
+        Map<String, Object> second = answer.jsonPath().getMap("");
+        assertThat(List.of(RunnerDriver.resourceOf(first), RunnerDriver.resourceOf(second))).containsExactlyInAnyOrder("app.a", "app.b");
+        assertThat(second.get("state")).as("a claimed job's state credentials").isNotNull();
+        // a repeat of the first result (an agent retrying) finds the runner's one slot taken: no job, the result ignored
+        s.runner.request().queryParam("next", true).body(output)
+                .post("/api/runner/v1/jobs/{id}/result", first.get("job_id")).then().statusCode(204);
+        // the second job is the runner's: heartbeats keep it
+        s.runner.heartbeat(second.get("job_id")).then().statusCode(200);
+        // c is queued by the advance after this result, which runs beside the answer: it comes with the answer or
+        // with the next claim
+        var last = s.runner.request().queryParam("next", true).body(output)
+                .post("/api/runner/v1/jobs/{id}/result", second.get("job_id"));
+        assertThat(last.statusCode()).isIn(200, 204);
+        Map<String, Object> third = last.statusCode() == 200 ? last.jsonPath().getMap("") : s.runner.claim("20s");
+        assertThat(third).isNotNull();
+        assertThat(RunnerDriver.resourceOf(third)).isEqualTo("app.c");
+    }
 }

@@ -1,0 +1,188 @@
+package dev.polystack.runner;
+
+import dev.polystack.runner.protocol.ClaimedJob;
+import dev.polystack.runner.protocol.HeartbeatReply;
+import dev.polystack.runner.protocol.JobResult;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The agent's slot loop against a scripted control plane: a slot's result asks for the next job and runs
+ * what comes back without claiming; a shutting-down agent asks for nothing and reports every job it holds.
+ */
+class AgentTest {
+
+    private final AgentConfig config = AgentConfig.load(List.of("--url=http://cp.example", "--org=acme", "--runner=r1",
+            "--claim-wait=1s", "--shutdown-grace=5s"), Map.of());
+
+    @Test
+    void aSlotRunsTheJobItsResultWasAnsweredWithBeforeClaimingAgain() throws Exception {
+        ClaimedJob first = job();
+        ClaimedJob second = job();
+        ClaimedJob third = job();
+        ScriptedControlPlane controlPlane = new ScriptedControlPlane(first);
+        controlPlane.nextFor.put(first.jobId(), second);
+        controlPlane.nextFor.put(second.jobId(), third);
+        List<UUID> ran = new CopyOnWriteArrayList<>();
+        Agent agent = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
+        agent.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (controlPlane.reported.size() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(ran).containsExactly(first.jobId(), second.jobId(), third.jobId());
+            assertThat(controlPlane.claimedJobs.get()).as("claims that returned a job").isEqualTo(1);
+            assertThat(controlPlane.reported).extracting(Report::askedForNext).containsExactly(true, true, true);
+        } finally {
+            agent.shutdown();
+        }
+    }
+
+    @Test
+    void anAgentShuttingDownDoesNotAskForTheNextJob() throws Exception {
+        ClaimedJob first = job();
+        ScriptedControlPlane controlPlane = new ScriptedControlPlane(first);
+        controlPlane.nextFor.put(first.jobId(), job());
+        CountDownLatch running = new CountDownLatch(1);
+        List<UUID> ran = new CopyOnWriteArrayList<>();
+        Agent agent = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, running));
+        agent.start();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        agent.shutdown();
+        agent.awaitTermination();
+        assertThat(ran).containsExactly(first.jobId());
+        assertThat(controlPlane.reported).extracting(Report::askedForNext).containsExactly(false);
+    }
+
+    @Test
+    void aJobThatCameWithAResultWhileTheAgentBeganToStopIsReportedCancelled() throws Exception {
+        ClaimedJob first = job();
+        ClaimedJob second = job();
+        ScriptedControlPlane controlPlane = new ScriptedControlPlane(first);
+        controlPlane.nextFor.put(first.jobId(), second);
+        List<UUID> ran = new CopyOnWriteArrayList<>();
+        Agent[] agent = new Agent[1];
+        // the shutdown begins between the report that asked for the next job and its answer
+        controlPlane.beforeAnswer = () -> new Thread(() -> agent[0].shutdown()).start();
+        agent[0] = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
+        agent[0].start();
+        agent[0].awaitTermination();
+        assertThat(ran).containsExactly(first.jobId());
+        assertThat(controlPlane.reported).extracting(Report::job).containsExactly(first.jobId(), second.jobId());
+        assertThat(controlPlane.reported.get(1).status()).isEqualTo("cancelled");
+    }
+
+    private static ClaimedJob job() {
+        return new ClaimedJob(UUID.randomUUID(), UUID.randomUUID(), 1, "apply", new ClaimedJob.Resource("thing", "default", "app.a"),
+                new ClaimedJob.Environment("acme", "shop", "prod", "production"), new ClaimedJob.Module("m", 1, "inline", ""),
+                ControlPlane.JSON.createObjectNode(), List.of(), List.of(), List.of(),
+                new ClaimedJob.State("http://cp/s", "http://cp/l", "http://cp/u", "job", "password"), 60, 60);
+    }
+
+    record Report(UUID job, String status, boolean askedForNext) {
+    }
+
+    /** Hands out one job to the first claim; answers results from {@link #nextFor}. */
+    static final class ScriptedControlPlane extends ControlPlane {
+        final Deque<ClaimedJob> claimable = new ArrayDeque<>();
+        final Map<UUID, ClaimedJob> nextFor = new java.util.concurrent.ConcurrentHashMap<>();
+        final List<Report> reported = new CopyOnWriteArrayList<>();
+        final AtomicInteger claimedJobs = new AtomicInteger();
+        volatile Runnable beforeAnswer = () -> { };
+
+        ScriptedControlPlane(ClaimedJob first) {
+            super(URI.create("http://cp.example"), "acme", "r1", "polystack", key());
+            claimable.add(first);
+        }
+
+        private static java.security.PrivateKey key() {
+            try {
+                return KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate();
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public synchronized Optional<ClaimedJob> claim(Duration wait) {
+            ClaimedJob job = claimable.poll();
+            if (job == null) {
+                try {
+                    wait(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Optional.empty();
+            }
+            claimedJobs.incrementAndGet();
+            return Optional.of(job);
+        }
+
+        @Override
+        public HeartbeatReply heartbeat(UUID job) {
+            return new HeartbeatReply(false, Instant.now().plusSeconds(60));
+        }
+
+        @Override
+        public Optional<ClaimedJob> resultAndNext(UUID job, JobResult result, boolean next) {
+            reported.add(new Report(job, result.status(), next));
+            if (!next) {
+                return Optional.empty();
+            }
+            beforeAnswer.run();
+            try {
+                // lets a shutdown begun by beforeAnswer set its flag first
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Optional.ofNullable(nextFor.get(job));
+        }
+    }
+
+    /** A job that succeeds at once (after saying it runs). */
+    static final class Succeeding extends JobSupervisor {
+        private final List<UUID> ran;
+        private final CountDownLatch running;
+
+        Succeeding(AgentConfig config, ControlPlane controlPlane, ClaimedJob job, java.util.concurrent.atomic.AtomicBoolean shutdown,
+                   List<UUID> ran, CountDownLatch running) {
+            super(config, controlPlane, job, shutdown);
+            this.ran = ran;
+            this.running = running;
+        }
+
+        @Override
+        protected JobResult execute() {
+            ran.add(job.jobId());
+            if (running != null) {
+                running.countDown();
+                try {
+                    // the shutdown begins while the job runs
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return new JobResult("succeeded", Map.of(), List.of(), null, null);
+        }
+    }
+}
