@@ -15,6 +15,7 @@ public enum ProblemType {
     CONFLICT(409, "conflict", "Conflict"),
     IN_USE(409, "in-use", "Still in use"),
     STALE_VERSION(409, "stale-version", "The object was changed by someone else"),
+    GONE(410, "gone", "No longer kept"),
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "The request body is too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),
     EXPECTATION_FAILED(417, "expectation-failed", "The Expect header cannot be met"),

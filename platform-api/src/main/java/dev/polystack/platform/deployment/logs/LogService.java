@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment.logs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.deployment.model.Deployment;
@@ -38,6 +39,9 @@ public class LogService {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    LogSettings settings;
+
     /** A position in a deployment's logs: the stored position of the last batch read. */
     public record Cursor(long sequence) {
     }
@@ -48,9 +52,7 @@ public class LogService {
      */
     @Transactional
     public Page<LogLine> read(OrgScope scope, String project, String env, UUID deploymentId, String node, PageRequest page) {
-        EnvironmentRef environment = environments.reference(scope, project, env);
-        deployments.find(environment.id(), deploymentId)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        kept(scope, project, env, deploymentId);
         long after;
         try {
             after = page.after() == null ? 0 : Long.parseLong(page.after());
@@ -82,9 +84,20 @@ public class LogService {
     /** Checks access and returns the deployment id, for following. */
     @Transactional
     public UUID requireDeployment(OrgScope scope, String project, String env, UUID deploymentId) {
+        return kept(scope, project, env, deploymentId).id();
+    }
+
+    /** The deployment, when the caller may read it and its logs are still kept (else 404 or 410). */
+    private Deployment kept(OrgScope scope, String project, String env, UUID deploymentId) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        return deployments.find(environment.id(), deploymentId)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`")).id();
+        Deployment deployment = deployments.find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        if (deployment.logsRemovedAt() != null) {
+            throw new PlatformException(ProblemType.GONE, "the logs of deployment `" + deploymentId + "` were removed on "
+                    + deployment.logsRemovedAt() + ": logs are kept for " + LogSettings.describe(settings.retention())
+                    + " after a deployment ends (POLYSTACK_DEPLOYMENT_LOGS_RETENTION)");
+        }
+        return deployment;
     }
 
     /**

@@ -68,6 +68,10 @@ public class Deployment extends VersionedEntity {
     @Column(name = "finished_at")
     private Instant finishedAt;
 
+    /** When the log retention removed the deployment's logs; set by the cleanup's own statement, never here. */
+    @Column(name = "logs_removed_at", insertable = false, updatable = false)
+    private Instant logsRemovedAt;
+
     protected Deployment() {
     }
 
@@ -142,6 +146,10 @@ public class Deployment extends VersionedEntity {
 
     public Instant finishedAt() {
         return finishedAt;
+    }
+
+    public Instant logsRemovedAt() {
+        return logsRemovedAt;
     }
 
     /** A rollback: whether it may destroy live resources that its target did not have. */
