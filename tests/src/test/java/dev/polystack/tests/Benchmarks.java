@@ -88,6 +88,9 @@ class Benchmarks {
                 if (selected("reads")) {
                     reads(platform, polystack);
                 }
+                if (selected("logs")) {
+                    logs(polystack);
+                }
                 if (selected("creations")) {
                     creations(polystack);
                 }
@@ -172,6 +175,79 @@ class Benchmarks {
                         "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}")))
                 .post("/api/v1/orgs/acme/modules").then().log().ifValidationFails().statusCode(201);
         polystack.api().body(Map.of("module_id", "thing")).post("/api/v1/orgs/acme/module-rules").then().log().ifValidationFails().statusCode(201);
+    }
+
+    /**
+     * One job writes 100,000 log lines (1,000 batches of 100, as the agent sends them) before its result; then
+     * the deployment's logs are read from the first page to the last, 1,000 lines (10 batches) a page, over
+     * plain HTTP. With stored positions a page costs the same at the end as at the start.
+     */
+    private void logs(Polystack polystack) throws Exception {
+        String env = "logs";
+        polystack.environment(env);
+        Path key = workspace.resolve("keys/logs-runner.key");
+        polystack.runner("logs-runner", ProtocolRunner.keygen(key), 1);
+        polystack.api().body(Map.of("runner_id", "logs-runner", "project_id", "shop", "env_id", env)).post("/api/v1/orgs/acme/runner-rules")
+                .then().log().ifValidationFails().statusCode(201);
+        polystack.manifest(env, "shared:\n  one: { type: thing }\n");
+        String id = polystack.deploy(env);
+        dev.polystack.runner.ControlPlane runner = new dev.polystack.runner.ControlPlane(URI.create(polystack.baseUrl()), "acme", "logs-runner",
+                "polystack", dev.polystack.runner.Keys.load(key));
+        var job = runner.claim(Duration.ofSeconds(20)).orElseThrow(() -> new AssertionError("no job for the logs deployment"));
+        int batches = 1_000;
+        int perBatch = 100;
+        long storing = System.nanoTime();
+        for (int b = 0; b < batches; b++) {
+            List<dev.polystack.runner.protocol.LogBatch.Line> lines = new ArrayList<>(perBatch);
+            for (int l = 0; l < perBatch; l++) {
+                lines.add(new dev.polystack.runner.protocol.LogBatch.Line(java.time.Instant.now(), "info", "apply_progress",
+                        "terraform_data.this[" + (b * perBatch + l) + "]: Still creating... [" + l + "s elapsed]"));
+            }
+            runner.logs(job.jobId(), new dev.polystack.runner.protocol.LogBatch(b, lines));
+        }
+        double storeSeconds = (System.nanoTime() - storing) / 1e9;
+        runner.result(job.jobId(), new dev.polystack.runner.protocol.JobResult("succeeded",
+                Map.of("name", new dev.polystack.runner.protocol.JobResult.Output(com.fasterxml.jackson.databind.node.TextNode.valueOf("logs"), false)),
+                List.of(), new dev.polystack.runner.protocol.JobResult.PlanSummary(1, 0, 0), null));
+        polystack.await(env, id, Duration.ofSeconds(60));
+
+        HttpClient client = HttpClient.newHttpClient();
+        String base = polystack.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments/" + id + "/logs?limit=10";
+        List<Double> pages = new ArrayList<>();
+        String token = null;
+        int read = 0;
+        for (int round = 0; round < 2; round++) {  // the first round warms the JIT up; the second is measured
+            pages.clear();
+            read = 0;
+            token = null;
+            do {
+                HttpRequest request = HttpRequest.newBuilder(URI.create(base + (token == null ? "" : "&page_token=" + token)))
+                        .header("Authorization", "Bearer " + ADMIN).GET().build();
+                long start = System.nanoTime();
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                pages.add((System.nanoTime() - start) / 1e6);
+                if (response.statusCode() != 200) {
+                    throw new AssertionError("a page of logs answered " + response.statusCode() + ": " + response.body());
+                }
+                var page = JSON.readTree(response.body());
+                read += page.path("items").size();
+                token = page.path("next_page_token").isTextual() ? page.path("next_page_token").asText() : null;
+            } while (token != null);
+        }
+        if (read != batches * perBatch) {
+            throw new AssertionError("read " + read + " lines of " + batches * perBatch);
+        }
+        Map<String, Double> p = percentiles(pages);
+        int tenth = Math.max(1, pages.size() / 10);
+        double first = pages.subList(0, tenth).stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double last = pages.subList(pages.size() - tenth, pages.size()).stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        report.put("logs_100k", Map.of("store_seconds", round(storeSeconds), "pages", pages.size(), "page_ms", p,
+                "first_tenth_ms", round(first), "last_tenth_ms", round(last)));
+        row("logs", "100,000 lines sent in 1,000 batches by one job", String.format("%.2f s", storeSeconds),
+                String.format("%.0f lines/s", batches * perBatch / storeSeconds));
+        row("", "read back, 1,000 lines a page: " + pages.size() + " pages", ms(p.get("p50")) + " p50",
+                "p95 " + ms(p.get("p95")) + "; first tenth " + ms(first) + ", last tenth " + ms(last));
+        target("a page of 1,000 lines of a 100,000-line deployment, p95", p.get("p95"), "ms", "<", 50);
     }
 
     /** A runner of its own for an environment of its own. */

@@ -66,7 +66,8 @@ public class LogService {
         List<LogLine> lines = new ArrayList<>();
         shown.forEach(b -> lines.addAll(b.lines()));
         long last = shown.isEmpty() ? after : shown.get(shown.size() - 1).sequence();
-        return new Page<>(lines, more ? Long.toString(last) : null);
+        // an opaque token like every other page's: PageRequest.after() decodes it
+        return new Page<>(lines, more ? PageRequest.tokenFor(Long.toString(last)) : null);
     }
 
     /** Batches after a position, for following live. */

@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment.logs;
 
 import dev.polystack.platform.deployment.jobs.JobService;
 import dev.polystack.platform.runner.RunnerCaller;
+import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -73,6 +74,35 @@ class LogSequenceTest {
         early.get(10, TimeUnit.SECONDS);
         read(deploymentId, position, seen);
         assertThat(seen).containsExactly("line of a", "line of b");
+    }
+
+    @Test
+    void aDeploymentsLogsArePagedThroughWithTheNextPageTokenEveryLineOnceInOrder() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String deployment = s.deploy();
+        Map<String, Object> job = s.runner.claim("20s");
+        List<String> sent = new ArrayList<>();
+        for (int batch = 0; batch < 25; batch++) {
+            sent.add("line " + batch);
+            s.runner.log(job.get("job_id"), batch, "line " + batch);
+        }
+        List<String> read = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            var request = Api.admin().queryParam("limit", 4);
+            if (token != null) {
+                request.queryParam("page_token", token);
+            }
+            var page = request.get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, deployment);
+            page.then().statusCode(200);
+            read.addAll(page.jsonPath().getList("items.message", String.class));
+            token = page.jsonPath().getString("next_page_token");
+            pages++;
+        } while (token != null && pages < 20);
+        assertThat(read).containsExactlyElementsOf(sent);
+        assertThat(pages).isEqualTo(7);
     }
 
     private long read(UUID deploymentId, long after, List<String> seen) {
