@@ -506,7 +506,9 @@ class Benchmarks {
     /** Dry-run of a 10,000-resource manifest (100 chains of 100 references). */
     private void dryRun(Polystack polystack) throws Exception {
         polystack.environment("big");
-        polystack.api().body(Map.of("runner_id", "pool", "project_id", "shop", "env_id", "big")).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
+        // a runner of its own (a dry-run only needs one registered), so that the part runs alone too
+        polystack.runner("big-pool", ProtocolRunner.keygen(workspace.resolve("keys/big-pool.key")), 1);
+        polystack.api().body(Map.of("runner_id", "big-pool", "project_id", "shop", "env_id", "big")).post("/api/v1/orgs/acme/runner-rules").then().log().ifValidationFails().statusCode(201);
         StringBuilder manifest = new StringBuilder("shared:\n");
         for (int i = 0; i < 10_000; i++) {
             manifest.append("  r").append(i).append(": { type: thing");
@@ -517,21 +519,30 @@ class Benchmarks {
         }
         byte[] body = manifest.toString().getBytes(StandardCharsets.UTF_8);
         List<Double> times = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        // plain HTTP, the answer read to its end: RestAssured's JSON path (Groovy) would add its own parsing of the
+        // 10,000-node answer to the figure
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(polystack.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/big/manifest/dry-run"))
+                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/yaml")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        for (int i = 0; i < 12; i++) {
             long started = System.nanoTime();
-            int nodes = polystack.api().contentType("application/yaml").body(body)
-                    .post("/api/v1/orgs/acme/projects/shop/envs/big/manifest/dry-run").then().log().ifValidationFails().statusCode(200)
-                    .extract().jsonPath().getList("nodes").size();
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            long answered = System.nanoTime();
+            if (response.statusCode() != 200) {
+                throw new AssertionError("dry-run answered " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
+            }
+            int nodes = JSON.readTree(response.body()).path("nodes").size();
             if (nodes != 10_000) {
                 throw new AssertionError("dry-run answered " + nodes + " nodes");
             }
-            if (i > 0) {
-                times.add((System.nanoTime() - started) / 1e6);
+            if (i > 1) {  // two warm-ups
+                times.add((answered - started) / 1e6);
             }
         }
         Map<String, Double> p = percentiles(times);
         report.put("dry_run_10000_ms", Map.of("median", p.get("p50"), "max", p.get("max"), "body_kib", body.length / 1024));
-        row("dry-run", "10,000 resources (100 chains of 100), 5 runs after a warm-up", ms(p.get("p50")) + " median",
+        row("dry-run", "10,000 resources (100 chains of 100), 10 runs after 2 warm-ups", ms(p.get("p50")) + " median",
                 "max " + ms(p.get("max")));
         target("dry-run of 10,000 resources through the API, median", p.get("p50"), "ms", "<", 1000);
     }

@@ -2,6 +2,7 @@ package dev.polystack.rules.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -90,8 +91,7 @@ public final class ManifestParser {
             throw new RulesException("", "line " + longLine + " is longer than " + MAX_YAML_LINE + " characters; split long values"
                     + " over several lines (a YAML block scalar) or send the manifest as JSON");
         }
-        checkYaml(content);
-        return parse(read(YAML, content));
+        return parse(readYaml(content));
     }
 
     public Manifest parseJson(String text) {
@@ -108,37 +108,80 @@ public final class ManifestParser {
     }
 
     /**
-     * What Jackson would read differently from what was written is refused: aliases (Jackson reads
-     * {@code *name} as the string "name", and an alias bomb must not be expanded either) and further
-     * documents after the first (Jackson ignores them). Duplicate keys fail in the parser itself.
+     * Reads the manifest's YAML in one pass, refusing what Jackson would read differently from what was
+     * written: aliases (Jackson reads {@code *name} as the string "name", and an alias bomb must not be
+     * expanded either) and further documents after the first (Jackson ignores them). Duplicate keys fail in
+     * the parser itself.
      */
-    private static void checkYaml(String text) {
-        try (YAMLParser parser = (YAMLParser) YAML_FACTORY.createParser(text)) {
-            int depth = 0;
-            boolean seenValue = false;
+    private static JsonNode readYaml(String text) {
+        try (YAMLParser yaml = (YAMLParser) YAML_FACTORY.createParser(text)) {
+            JsonNode tree = YAML.readTree(new AliasRefusing(yaml));
+            // after the first document only empty ones may follow
             JsonToken token;
-            while ((token = parser.nextToken()) != null) {
-                if (parser.isCurrentAlias()) {
-                    throw new RulesException("", "YAML aliases are not supported: `*" + parser.getText() + "` at line "
-                            + parser.currentTokenLocation().getLineNr() + "; write the value out");
-                }
-                if (depth == 0 && seenValue && !(token.isScalarValue() && parser.getText().isEmpty() || token == JsonToken.VALUE_NULL)) {
+            while ((token = yaml.nextToken()) != null) {
+                refuseAlias(yaml);
+                if (!(token.isScalarValue() && yaml.getText().isEmpty() || token == JsonToken.VALUE_NULL)) {
                     throw new RulesException("", "a manifest is one YAML document, but another starts at line "
-                            + parser.currentTokenLocation().getLineNr());
-                }
-                if (token.isStructStart()) {
-                    depth++;
-                } else if (token.isStructEnd()) {
-                    depth--;
-                }
-                if (depth == 0) {
-                    seenValue = true;
+                            + yaml.currentTokenLocation().getLineNr());
                 }
             }
+            return tree == null || tree.isMissingNode() ? JsonNodeFactory.instance.objectNode() : tree;
         } catch (JsonProcessingException e) {
             throw unreadable(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void refuseAlias(YAMLParser yaml) throws IOException {
+        if (yaml.isCurrentAlias()) {
+            throw new RulesException("", "YAML aliases are not supported: `*" + yaml.getText() + "` at line "
+                    + yaml.currentTokenLocation().getLineNr() + "; write the value out");
+        }
+    }
+
+    /** The YAML parser as the tree reader sees it: every token it moves to is checked for an alias first. */
+    private static final class AliasRefusing extends JsonParserDelegate {
+        private final YAMLParser yaml;
+
+        AliasRefusing(YAMLParser yaml) {
+            super(yaml);
+            this.yaml = yaml;
+        }
+
+        @Override
+        public JsonToken nextToken() throws IOException {
+            JsonToken token = yaml.nextToken();
+            refuseAlias(yaml);
+            return token;
+        }
+
+        @Override
+        public JsonToken nextValue() throws IOException {
+            JsonToken token = yaml.nextValue();
+            refuseAlias(yaml);
+            return token;
+        }
+
+        @Override
+        public String nextFieldName() throws IOException {
+            String name = yaml.nextFieldName();
+            refuseAlias(yaml);
+            return name;
+        }
+
+        @Override
+        public boolean nextFieldName(com.fasterxml.jackson.core.SerializableString expected) throws IOException {
+            boolean matches = yaml.nextFieldName(expected);
+            refuseAlias(yaml);
+            return matches;
+        }
+
+        @Override
+        public String nextTextValue() throws IOException {
+            String value = yaml.nextTextValue();
+            refuseAlias(yaml);
+            return value;
         }
     }
 
