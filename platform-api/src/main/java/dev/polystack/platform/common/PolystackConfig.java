@@ -114,6 +114,19 @@ public interface PolystackConfig {
 
     Quotas quotas();
 
+    Memory memory();
+
+    /** How the control plane gives memory back after heavy work ({@code POLYSTACK_MEMORY_IDLE_GC_INTERVAL}). */
+    interface Memory {
+        /**
+         * When no collection ran for this long and more than 64 MiB of heap is committed but unused, one full
+         * collection returns it (after which the heap keeps at most 30 % free); {@code 0} leaves the JVM's own
+         * behaviour. Heap free ratios given on the command line win.
+         */
+        @WithDefault("20s")
+        java.time.Duration idleGcInterval();
+    }
+
     /** The quotas of an organization whose administrator set none ({@code POLYSTACK_QUOTAS_PROJECTS}, ...). */
     interface Quotas {
         @WithDefault("100")

@@ -1,0 +1,52 @@
+package dev.polystack.platform.bootstrap;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When an idle control plane collects to return memory, and the heap free ratios it sets on the running JVM
+ * unless something else chose them (the command line, or in this test JVM a control plane that another test
+ * class started earlier).
+ */
+class MemoryReturnTest {
+
+    private static final long MIB = 1024 * 1024;
+
+    @Test
+    void anIdleProcessWithMuchUnusedHeapCollectsABusyOneOrASmallHeapDoesNot() {
+        assertThat(MemoryReturn.shouldCollect(12, 12, 500 * MIB, 300 * MIB, 0)).as("idle, 200 MiB unused").isTrue();
+        assertThat(MemoryReturn.shouldCollect(12, 15, 500 * MIB, 300 * MIB, 0)).as("collections ran meanwhile: busy").isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 110 * MIB, 80 * MIB, 0)).as("idle, 30 MiB unused: small already").isFalse();
+        assertThat(MemoryReturn.shouldCollect(-1, 12, 500 * MIB, 300 * MIB, 0)).as("first look: nothing to compare with").isFalse();
+        // a large live set: returned once (the heap is 350 MiB since), not again until the heap grows
+        assertThat(MemoryReturn.shouldCollect(12, 12, 350 * MIB, 250 * MIB, 350 * MIB)).as("not grown since the last return").isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 450 * MIB, 250 * MIB, 350 * MIB)).as("grown since").isTrue();
+    }
+
+    @Test
+    void theHeapFreeRatiosAreSetUnlessAlreadyChosen() {
+        HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        boolean free = vm.getVMOption("MinHeapFreeRatio").getOrigin() == VMOption.Origin.DEFAULT
+                && vm.getVMOption("MaxHeapFreeRatio").getOrigin() == VMOption.Origin.DEFAULT;
+        String maxBefore = vm.getVMOption("MaxHeapFreeRatio").getValue();
+
+        List<String> set = MemoryReturn.configure(vm);
+
+        if (free) {
+            assertThat(set).containsExactly("MinHeapFreeRatio=10", "MaxHeapFreeRatio=30");
+            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).isEqualTo("30");
+            assertThat(vm.getVMOption("MaxHeapFreeRatio").getOrigin()).isEqualTo(VMOption.Origin.MANAGEMENT);
+        } else {
+            assertThat(set).isEmpty();
+            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).as("chosen before: kept").isEqualTo(maxBefore);
+        }
+        // once set they are no longer the defaults: a second call changes nothing
+        assertThat(MemoryReturn.configure(vm)).isEmpty();
+    }
+}
