@@ -50,7 +50,7 @@ public class LogRetention {
                 .description("Deployments whose logs the retention removed").register(meters);
     }
 
-    @Scheduled(every = "${polystack.deployment-logs.cleanup-interval:1h}", delayed = "1m",
+    @Scheduled(every = "${polystack.deployment-logs.cleanup-interval:1h}", delayed = "${polystack.deployment-logs.cleanup-interval:1h}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
