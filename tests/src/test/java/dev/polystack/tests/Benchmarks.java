@@ -667,9 +667,12 @@ class Benchmarks {
         row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
         row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
         row("", "… pickup of a probe runner's jobs meanwhile (50 deployments)", ms(p.get("p99")) + " p99",
-                "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors");
+                "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors " + pollErrors);
         target("pickup p99 of a probe runner among " + count + " idle runners (the aim: 5,000)", p.get("p99"), "ms", "<", 50);
     }
+
+    /** Why idle runners' polls failed, and how often (a 401 is an expired token, renewed then). */
+    private final Map<String, Integer> pollErrors = new ConcurrentHashMap<>();
 
     private void poll(HttpClient http, String base, int runner, Map<Integer, String> tokens, List<KeyPair> keys, AtomicBoolean polling,
                       AtomicInteger answered, AtomicInteger errors, CountDownLatch started) {
@@ -683,6 +686,8 @@ class Benchmarks {
         http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
             if (failure != null || response.statusCode() >= 400) {
                 errors.incrementAndGet();
+                pollErrors.merge(failure != null ? failure.getClass().getSimpleName() + ": " + failure.getMessage()
+                        : "HTTP " + response.statusCode(), 1, Integer::sum);
                 if (response != null && response.statusCode() == 401) {
                     tokens.put(runner, jwt("idle-" + runner, keys.get(runner).getPrivate()));
                 }
