@@ -149,39 +149,35 @@ public final class ManifestParser {
             this.yaml = yaml;
         }
 
+        /** What a move returned, once the token it moved to is known not to be an alias. */
+        private <T> T checked(T moved) throws IOException {
+            refuseAlias(yaml);
+            return moved;
+        }
+
         @Override
         public JsonToken nextToken() throws IOException {
-            JsonToken token = yaml.nextToken();
-            refuseAlias(yaml);
-            return token;
+            return checked(yaml.nextToken());
         }
 
         @Override
         public JsonToken nextValue() throws IOException {
-            JsonToken token = yaml.nextValue();
-            refuseAlias(yaml);
-            return token;
+            return checked(yaml.nextValue());
         }
 
         @Override
         public String nextFieldName() throws IOException {
-            String name = yaml.nextFieldName();
-            refuseAlias(yaml);
-            return name;
+            return checked(yaml.nextFieldName());
         }
 
         @Override
         public boolean nextFieldName(com.fasterxml.jackson.core.SerializableString expected) throws IOException {
-            boolean matches = yaml.nextFieldName(expected);
-            refuseAlias(yaml);
-            return matches;
+            return checked(yaml.nextFieldName(expected));
         }
 
         @Override
         public String nextTextValue() throws IOException {
-            String value = yaml.nextTextValue();
-            refuseAlias(yaml);
-            return value;
+            return checked(yaml.nextTextValue());
         }
     }
 
