@@ -402,6 +402,10 @@ class Benchmarks {
                 "busy", reads.busy(), "failed", reads.failed().size()));
         target("resource-graph reads/s, 10,000 resources, 100 clients", reads.perSecond(), "/s", ">=", 100);
         target("resource-graph reads that failed (not 200 or 503), 10,000 resources", reads.failed().size(), "", "<=", 0);
+        Reads revalidated = readRate(platform, "wide", 15, true);
+        report.put("resource_graph_revalidations_10x", Map.of("clients", 100, "per_second", round(revalidated.perSecond()), "nodes", 10_000,
+                "busy", revalidated.busy(), "failed", revalidated.failed().size()));
+        target("resource-graph reads/s with If-None-Match (304), 10,000 resources", revalidated.perSecond(), "/s", ">=", 100);
     }
 
     /**
@@ -554,6 +558,11 @@ class Benchmarks {
                 "busy", reads.busy(), "failed", reads.failed().size()));
         target("resource-graph reads/s, 500 resources, 100 clients", reads.perSecond(), "/s", ">=", 1000);
         target("resource-graph reads that failed (not 200 or 503), 500 resources", reads.failed().size(), "", "<=", 0);
+        Reads revalidated = readRate(platform, "overhead", 15, true);
+        report.put("resource_graph_revalidations", Map.of("clients", 100, "per_second", round(revalidated.perSecond()), "nodes", 500,
+                "busy", revalidated.busy(), "failed", revalidated.failed().size()));
+        target("resource-graph reads/s with If-None-Match (304), 500 resources", revalidated.perSecond(), "/s", ">=", 1000);
+        target("resource-graph reads with If-None-Match that failed (not 304 or 503), 500 resources", revalidated.failed().size(), "", "<=", 0);
     }
 
     /** What 100 concurrent clients reading a resource graph got: answers per second, 503s (busy) and other failures. */
@@ -565,9 +574,25 @@ class Benchmarks {
      * apart; any other failure is a missed target of its own.
      */
     private Reads readRate(PlatformProcess platform, String env, int seconds) throws Exception {
+        return readRate(platform, env, seconds, false);
+    }
+
+    /**
+     * The same; with {@code revalidate} every client asks with the ETag of its first answer, as a console
+     * that keeps the graph does, and a 304 counts as an answer.
+     */
+    private Reads readRate(PlatformProcess platform, String env, int seconds, boolean revalidate) throws Exception {
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/resource-graph"))
-                .header("Authorization", "Bearer " + ADMIN).GET().build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/resource-graph"))
+                .header("Authorization", "Bearer " + ADMIN).GET();
+        if (revalidate) {
+            HttpResponse<byte[]> first = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+            String etag = first.headers().firstValue("ETag")
+                    .orElseThrow(() -> new IllegalStateException("the settled graph of `" + env + "` has no ETag (" + first.statusCode() + ")"));
+            builder.header("If-None-Match", etag);
+        }
+        HttpRequest request = builder.build();
+        int expected = revalidate ? 304 : 200;
         AtomicInteger ok = new AtomicInteger();
         AtomicInteger busy = new AtomicInteger();
         List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -578,7 +603,7 @@ class Benchmarks {
                 while (System.nanoTime() < end) {
                     try {
                         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-                        if (response.statusCode() == 200) {
+                        if (response.statusCode() == expected) {
                             ok.incrementAndGet();
                         } else if (response.statusCode() == 503) {
                             busy.incrementAndGet();
@@ -595,7 +620,8 @@ class Benchmarks {
         clients.shutdown();
         clients.awaitTermination(120, TimeUnit.SECONDS);
         double perSecond = ok.get() / (double) seconds;
-        row("reads", "resource graph of `" + env + "` by 100 concurrent clients", String.format("%.0f /s", perSecond),
+        row("reads", "resource graph of `" + env + "` by 100 concurrent clients" + (revalidate ? ", with If-None-Match (304)" : ""),
+                String.format("%.0f /s", perSecond),
                 busy.get() + " answered 503 (busy), " + failed.size() + " failed"
                         + (failed.isEmpty() ? "" : ", e.g. " + failed.get(0).substring(0, Math.min(160, failed.get(0).length()))));
         return new Reads(perSecond, busy.get(), List.copyOf(failed));

@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.web.Durations;
+import dev.polystack.platform.common.web.EntityTags;
 import dev.polystack.platform.common.web.LongPoll;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -32,11 +33,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestResponse;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -106,9 +109,26 @@ public class DeploymentResource {
     @GET
     @Path("/{id}")
     @Operation(operationId = "getDeployment", summary = "Get a deployment with the status of every resource")
-    public DeploymentView get(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                              @PathParam("id") UUID id) {
-        return deployments.get(access.require(org, Role.VIEWER), project, env, id);
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = DeploymentView.class)))
+    @APIResponse(responseCode = "304", description = "Unchanged since the ETag in `If-None-Match`. A deployment has an ETag once it"
+            + " has ended")
+    public RestResponse<DeploymentView> get(@PathParam("org") String org, @PathParam("project") String project,
+                                            @PathParam("env") String env, @PathParam("id") UUID id,
+                                            @HeaderParam("If-None-Match") String ifNoneMatch, @Context Request request) {
+        OrgScope scope = access.require(org, Role.VIEWER);
+        if (ifNoneMatch != null) {
+            Optional<String> tag = deployments.endedTag(scope, project, env, id);
+            if (EntityTags.unchanged(request, tag)) {
+                return RestResponse.ResponseBuilder.<DeploymentView>notModified(EntityTags.weak(tag.get()))
+                        .header("Cache-Control", EntityTags.REVALIDATE).build();
+            }
+        }
+        DeploymentView view = deployments.get(scope, project, env, id);
+        RestResponse.ResponseBuilder<DeploymentView> answer = RestResponse.ResponseBuilder.ok(view);
+        DeploymentService.endedTag(view.id(), view.finishedAt())
+                .ifPresent(value -> answer.tag(EntityTags.weak(value)).header("Cache-Control", EntityTags.REVALIDATE));
+        return answer.build();
     }
 
     @POST

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.common.sql.Autocommit;
+import dev.polystack.platform.common.web.EntityTags;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
@@ -63,6 +65,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
@@ -73,6 +76,9 @@ import java.util.UUID;
 /** Creating, listing, cancelling deployments; the engine moves them forward. */
 @ApplicationScoped
 public class DeploymentService {
+
+    @Inject
+    Autocommit autocommit;
 
     @Inject
     DeploymentRepository deployments;
@@ -553,6 +559,39 @@ public class DeploymentService {
             }
         }
         return new GraphView(views, edges);
+    }
+
+    /**
+     * The ETag of an environment's resource graph while nothing can change it: no deployment of the environment
+     * is queued or running (only jobs of deployments change active resources and the statuses shown). It names
+     * the newest deployment, which every later change needs to come after; empty while one is queued or runs.
+     * Read before the graph, so an answer is never older than its tag.
+     */
+    public Optional<String> resourceGraphTag(OrgScope scope, String project, String env, boolean withOutputs) {
+        // one statement outside a transaction, since a client that has the graph asks often; an unknown
+        // environment has no tag (the read that follows answers 404)
+        return autocommit.first("""
+                        select cast(e.id as text),
+                               (select count(*) from deployment d where d.environment_id = e.id and d.status in ('queued', 'running')),
+                               (select cast(d.id as text) from deployment d where d.environment_id = e.id
+                                order by d.created_at desc, d.id desc limit 1)
+                        from environment e join project p on p.id = e.project_id
+                        where p.org_id = ? and p.slug = ? and e.slug = ?""",
+                row -> row.getLong(2) > 0 ? null : EntityTags.of("graph", row.getString(1), Objects.requireNonNullElse(row.getString(3), "none"),
+                        withOutputs ? "outputs" : "plain"),
+                scope.orgId(), project, env);
+    }
+
+    /** The ETag of a deployment that has ended (it no longer changes); empty before. */
+    @Transactional
+    public Optional<String> endedTag(OrgScope scope, String project, String env, UUID id) {
+        Deployment deployment = require(environments.reference(scope, project, env), id);
+        return endedTag(deployment.id(), deployment.finishedAt());
+    }
+
+    /** A deployment has its end time once it has ended, and never changes after. */
+    public static Optional<String> endedTag(UUID id, Instant finishedAt) {
+        return finishedAt == null ? Optional.empty() : Optional.of(EntityTags.of("deployment", id, finishedAt));
     }
 
     private Deployment require(EnvironmentRef environment, UUID id) {

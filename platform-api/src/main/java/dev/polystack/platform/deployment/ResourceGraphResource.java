@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.PolystackConfig;
 import dev.polystack.platform.common.web.Bulkhead;
+import dev.polystack.platform.common.web.EntityTags;
 import dev.polystack.platform.security.AccessService;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
@@ -15,7 +16,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -25,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Optional;
 
 @Path("/api/v1/orgs/{org}/projects/{project}/envs/{env}/resource-graph")
 @Produces(MediaType.APPLICATION_JSON)
@@ -57,9 +61,16 @@ public class ResourceGraphResource {
             + " their outputs, sensitive values masked) and their dependencies")
     @APIResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = GraphView.class)))
+    @APIResponse(responseCode = "304", description = "Unchanged since the ETag in `If-None-Match`. A graph has an ETag while no"
+            + " deployment of the environment is queued or running")
     public Response graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                          @QueryParam("outputs") boolean outputs) {
+                          @QueryParam("outputs") boolean outputs, @Context Request request) {
         OrgScope scope = access.require(org, Role.VIEWER);
+        // the tag is read before the graph: an answer may be newer than its tag, never older
+        Optional<String> tag = deployments.resourceGraphTag(scope, project, env, outputs);
+        if (EntityTags.unchanged(request, tag)) {
+            return Response.notModified(EntityTags.weak(tag.get())).header("Cache-Control", EntityTags.REVALIDATE).build();
+        }
         byte[] body = building.call(() -> {
             try {
                 return json.writeValueAsBytes(deployments.resourceGraph(scope, project, env, outputs));
@@ -67,6 +78,8 @@ public class ResourceGraphResource {
                 throw new UncheckedIOException(e);
             }
         });
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
+        Response.ResponseBuilder answer = Response.ok(body, MediaType.APPLICATION_JSON_TYPE);
+        tag.ifPresent(value -> answer.tag(EntityTags.weak(value)).header("Cache-Control", EntityTags.REVALIDATE));
+        return answer.build();
     }
 }

@@ -5,6 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -12,6 +13,9 @@ import java.util.UUID;
 @Entity
 @Table(name = "api_token")
 public class ApiToken {
+
+    /** A use is recorded at most this often, so that reads do not turn into writes. */
+    static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
 
     @Id
     private UUID id;
@@ -92,15 +96,6 @@ public class ApiToken {
 
     boolean isUsableAt(Instant now) {
         return revokedAt == null && (expiresAt == null || expiresAt.isAfter(now));
-    }
-
-    /** Records a use, at most once a minute so that reads do not turn into writes. */
-    boolean markUsed(Instant now) {
-        if (lastUsedAt == null || lastUsedAt.isBefore(now.minusSeconds(60))) {
-            lastUsedAt = now;
-            return true;
-        }
-        return false;
     }
 
     void revoke(Instant now) {

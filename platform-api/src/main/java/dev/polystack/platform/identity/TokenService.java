@@ -1,6 +1,7 @@
 package dev.polystack.platform.identity;
 
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.Autocommit;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.quota.QuotaService;
@@ -15,6 +16,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
@@ -40,21 +43,34 @@ public class TokenService {
     @Inject
     Clock clock;
 
-    /** The caller a token stands for, if the token is known, not revoked and not expired. */
-    @Transactional
+    @Inject
+    Autocommit autocommit;
+
+    /**
+     * The caller a token stands for, if the token is known, not revoked and not expired. Every API request
+     * asks, so this is one statement outside a transaction, and a use is written at most once a minute.
+     */
     public Optional<Caller> authenticate(String token) {
         Instant now = clock.instant();
-        Optional<ApiToken> found = tokens.findByHash(hash(token));
-        if (found.isEmpty() || !found.get().isUsableAt(now)) {
-            return Optional.empty();
-        }
-        ApiToken apiToken = found.get();
-        Principal principal = principals.findById(apiToken.principalId());
-        if (principal == null) {
-            return Optional.empty();
-        }
-        apiToken.markUsed(now);
-        return Optional.of(callerOf(principal));
+        OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+        OffsetDateTime stale = now.minus(ApiToken.USE_RESOLUTION).atOffset(ZoneOffset.UTC);
+        Optional<Authenticated> found = autocommit.first("""
+                        select t.id, p.id, p.kind, p.username, p.slug, p.instance_admin,
+                               t.last_used_at is null or t.last_used_at < ? as unrecorded
+                        from api_token t join principal p on p.id = t.principal_id
+                        where t.token_hash = ? and t.revoked_at is null and (t.expires_at is null or t.expires_at > ?)""",
+                row -> {
+                    boolean service = Principal.Kind.service.name().equals(row.getString(3));
+                    return new Authenticated(row.getObject(1, UUID.class), row.getBoolean(7),
+                            new Caller(row.getObject(2, UUID.class), service ? "service:" + row.getString(5) : row.getString(4),
+                                    service, row.getBoolean(6)));
+                }, stale, hash(token), at);
+        found.filter(Authenticated::unrecorded).ifPresent(use -> autocommit.update(
+                "update api_token set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)", at, use.tokenId(), stale));
+        return found.map(Authenticated::caller);
+    }
+
+    private record Authenticated(UUID tokenId, boolean unrecorded, Caller caller) {
     }
 
     static Caller callerOf(Principal principal) {

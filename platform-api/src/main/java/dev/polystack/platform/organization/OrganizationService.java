@@ -49,9 +49,9 @@ public class OrganizationService {
     @Inject
     Clock clock;
 
-    @Transactional
+    /** An organization's id by its slug; reads committed data only, so not for an organization this transaction created. */
     public Optional<UUID> findId(String slug) {
-        return organizations.findBySlug(slug).map(Organization::id);
+        return organizations.idBySlug(slug);
     }
 
     @Transactional

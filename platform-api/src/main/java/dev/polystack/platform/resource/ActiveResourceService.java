@@ -2,7 +2,9 @@ package dev.polystack.platform.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.Outputs;
@@ -72,12 +74,17 @@ public class ActiveResourceService {
                 ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
                 JsonNode outputs = withOutputs ? masked(outputs(environmentId, identity, (byte[]) row[10], (String) row[11])) : null;
                 graph.add(new GraphRow(identity, (String) row[3], ((Number) row[4]).intValue(), (String) row[5], (UUID) row[6], outputs,
-                        json.readTree((String) row[7]), ResourceDependency.read(json.readTree((String) row[8])), instant(row[9])));
+                        raw((String) row[7]), ResourceDependency.read(json.readTree((String) row[8])), instant(row[9])));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return graph;
+    }
+
+    /** JSON the database holds, passed on as it is: a graph's answer writes it without reading it first. */
+    private static JsonNode raw(String json) {
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(json));
     }
 
     private static Instant instant(Object value) {

@@ -1,23 +1,19 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.common.sql.Autocommit;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import javax.sql.DataSource;
 
 @ApplicationScoped
 class RunnerRepository implements PanacheRepositoryBase<Runner, UUID> {
 
     @Inject
-    DataSource dataSource;
+    Autocommit autocommit;
 
 
     /** What checking a runner's token needs of its row. */
@@ -30,19 +26,8 @@ class RunnerRepository implements PanacheRepositoryBase<Runner, UUID> {
      * trips each time.
      */
     Optional<Credentials> credentials(UUID orgId, String slug) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement statement = connection.prepareStatement(
-                     "select id, public_key, max_concurrent_jobs from runner where org_id = ? and slug = ?")) {
-            statement.setObject(1, orgId);
-            statement.setString(2, slug);
-            try (ResultSet row = statement.executeQuery()) {
-                return row.next()
-                        ? Optional.of(new Credentials(row.getObject(1, UUID.class), slug, row.getString(2), row.getInt(3)))
-                        : Optional.empty();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not read runner " + slug, e);
-        }
+        return autocommit.first("select id, public_key, max_concurrent_jobs from runner where org_id = ? and slug = ?",
+                row -> new Credentials(row.getObject(1, UUID.class), slug, row.getString(2), row.getInt(3)), orgId, slug);
     }
 
     Optional<Runner> find(UUID orgId, String slug) {

@@ -17,6 +17,8 @@ import static dev.polystack.platform.testing.Api.tokenFor;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 @QuarkusTest
 @QuarkusTestResource(PostgresResource.class)
@@ -34,6 +36,19 @@ class TokenResourceTest {
         as(second).get("/api/v1/tokens").then().statusCode(200).body("items.name", hasItem("laptop"));
         as(token).delete("/api/v1/tokens/{id}", created.path("id").toString()).then().statusCode(200);
         problem(as(second).get("/api/v1/tokens"), 401, "unauthenticated");
+    }
+
+    @Test
+    void aTokensUseIsRecordedAndAnExpiredOrRevokedOneIsRefused() {
+        String org = createOrg();
+        String token = tokenFor(org, "developer");
+        var created = as(token).body(Map.of("name", "ci")).post("/api/v1/tokens").then().statusCode(201).extract();
+        String ci = created.path("token");
+        as(token).get("/api/v1/tokens").then().body("items.find { it.name == 'ci' }.last_used_at", nullValue());
+        as(ci).get("/api/v1/me").then().statusCode(200).body("name", equalTo(as(token).get("/api/v1/me").path("name")));
+        as(token).get("/api/v1/tokens").then().body("items.find { it.name == 'ci' }.last_used_at", notNullValue());
+        as(token).delete("/api/v1/tokens/{id}", created.path("id").toString()).then().statusCode(200);
+        problem(as(ci).get("/api/v1/me"), 401, "unauthenticated");
     }
 
     @Test

@@ -1,0 +1,111 @@
+package dev.polystack.platform.deployment;
+
+import dev.polystack.platform.testing.Api;
+import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Conditional reads of an environment's resource graph and of a deployment: an ETag while nothing can change
+ * them, 304 for a client that has the current one, and a fresh answer as soon as anything could have changed.
+ */
+@QuarkusTest
+@TestProfile(DeploymentTestProfile.class)
+@QuarkusTestResource(PostgresResource.class)
+class ResourceGraphCachingTest {
+
+    private static final String GRAPH = "/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph";
+
+    @Test
+    void aSettledGraphAnswers304ToItsETagAndANewDeploymentChangesIt() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of(), "b", List.of("a")));
+        String first = s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(first)).isEqualTo("succeeded");
+
+        Response settled = admin().get(GRAPH, s.org);
+        settled.then().statusCode(200);
+        String etag = settled.header("ETag");
+        assertThat(etag).as("ETag of a settled graph").isNotBlank();
+        assertThat(settled.header("Cache-Control")).as("a client may keep it but must ask again").isEqualTo("private, no-cache");
+
+        Response again = admin().header("If-None-Match", etag).get(GRAPH, s.org);
+        again.then().statusCode(304);
+        assertThat(again.body().asByteArray()).isEmpty();
+        assertThat(again.header("ETag")).isEqualTo(etag);
+        assertThat(admin().header("If-None-Match", "W/\"other\", " + etag).get(GRAPH, s.org).statusCode())
+                .as("one of a list of ETags").isEqualTo(304);
+        assertThat(admin().header("If-None-Match", "W/\"other\"").get(GRAPH, s.org).statusCode()).isEqualTo(200);
+
+        // the outputs are another representation, with their own ETag
+        Response withOutputs = admin().queryParam("outputs", true).get(GRAPH, s.org);
+        withOutputs.then().statusCode(200);
+        assertThat(withOutputs.header("ETag")).isNotBlank().isNotEqualTo(etag);
+        assertThat(admin().queryParam("outputs", true).header("If-None-Match", etag).get(GRAPH, s.org).statusCode()).isEqualTo(200);
+
+        // a queued deployment shows its pending nodes: not what the client has
+        String second = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        Response changing = admin().header("If-None-Match", etag).get(GRAPH, s.org);
+        changing.then().statusCode(200);
+        assertThat(changing.header("ETag")).as("no ETag while a deployment can change the graph").isNull();
+        s.claimAll().values().forEach(s::succeed);
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(second)).isEqualTo("succeeded");
+
+        Response after = admin().header("If-None-Match", etag).get(GRAPH, s.org);
+        after.then().statusCode(200);
+        assertThat(after.header("ETag")).isNotBlank().isNotEqualTo(etag);
+    }
+
+    @Test
+    void anEnvironmentWithoutDeploymentsHasAnETagAndTheFirstDeploymentChangesIt() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        String etag = admin().get(GRAPH, s.org).then().statusCode(200).extract().header("ETag");
+        assertThat(etag).isNotBlank();
+        String id = s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        assertThat(admin().header("If-None-Match", etag).get(GRAPH, s.org).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aConditionalReadIsStillAuthorized() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        String etag = admin().get(GRAPH, s.org).then().statusCode(200).extract().header("ETag");
+        String stranger = Api.tokenFor(Api.createOrg(), "viewer");
+        assertThat(Api.as(stranger).header("If-None-Match", etag).get(GRAPH, s.org).statusCode())
+                .as("a caller without a role in the organization learns nothing, not even that it is unchanged")
+                .isIn(403, 404);
+    }
+
+    @Test
+    void anEndedDeploymentAnswers304ToItsETag() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        String path = "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}";
+        assertThat(admin().get(path, s.org, id).header("ETag")).as("a running deployment changes").isNull();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        Response ended = admin().get(path, s.org, id);
+        String etag = ended.header("ETag");
+        assertThat(etag).isNotBlank();
+        assertThat(admin().header("If-None-Match", etag).get(path, s.org, id).statusCode()).isEqualTo(304);
+    }
+}
