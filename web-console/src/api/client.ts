@@ -60,11 +60,14 @@ export async function toProblem(response: Response | undefined, body: unknown): 
     return { type: 'about:blank', title: 'Polystack cannot be reached', status: 0,
       detail: `Check your network connection and that the server is running${reason}.` }
   }
+  // not problem details (a proxy in between, or a page instead of JSON): what the answer itself says
+  const text = typeof body === 'string' && body.length > 0 && body.length < 500 && !/^\s*</.test(body) ? body : undefined
   return {
     type: 'about:blank',
     title: response.statusText || `HTTP ${status}`,
     status,
-    detail: typeof body === 'string' && body.length > 0 && body.length < 500 ? body : undefined,
+    detail: text ?? `The server answered ${status} without saying why.`,
+    request_id: response.headers.get('X-Request-Id') ?? undefined,
   }
 }
 

@@ -17,6 +17,8 @@ export const listKeys = {
   providers: (org: string) => ['org', org, 'providers'],
   projects: (org: string) => ['org', org, 'projects'],
   environments: (org: string, project: string) => ['org', org, 'projects', project, 'envs'],
+  moduleRules: (org: string) => ['org', org, 'module-rules'],
+  runnerRules: (org: string) => ['org', org, 'runner-rules'],
 }
 
 export function useOrgs(enabled = true) {
@@ -60,6 +62,20 @@ export function useProviders(org: string) {
   return useQuery({
     queryKey: listKeys.providers(org),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/providers', { params: { path: { org }, query: ALL } })),
+  })
+}
+
+export function useModuleRules(org: string) {
+  return useQuery({
+    queryKey: listKeys.moduleRules(org),
+    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/module-rules', { params: { path: { org }, query: ALL } })),
+  })
+}
+
+export function useRunnerRules(org: string) {
+  return useQuery({
+    queryKey: listKeys.runnerRules(org),
+    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/runner-rules', { params: { path: { org }, query: ALL } })),
   })
 }
 

@@ -27,10 +27,12 @@ const HINTS: Record<number, string> = {
   429: 'Too many attempts; wait a minute.',
 }
 
+const SERVER_HINT = 'Nothing you sent was wrong. Try again in a moment; if it happens again, give your administrator the request id below.'
+
 /** An API problem in words: what happened, why, and each field that was wrong. */
 export function ProblemMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const problem = problemOf(error)
-  const hint = HINTS[problem.status]
+  const hint = HINTS[problem.status] ?? (problem.status >= 500 ? SERVER_HINT : undefined)
   return (
     <div className="problem" role="alert">
       <strong>{problem.title}</strong>

@@ -10,6 +10,7 @@ import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
 import { fieldErrors, ProblemMessage } from '../components/ProblemMessage'
 import { StatusBadge } from '../components/Status'
+import { FirstSteps } from './FirstSteps'
 
 /** The organization's projects, each with its environments. */
 export function ProjectsPage() {
@@ -21,6 +22,7 @@ export function ProjectsPage() {
       <PageHeader title="Projects" subtitle="Applications and the environments they run in.">
         {can('developer') && <button type="button" className="primary" onClick={() => setCreating(true)}>New project</button>}
       </PageHeader>
+      <FirstSteps />
       <Async query={query} what="projects" isEmpty={(d) => !d.items?.length}
         empty={<>No projects yet.{can('developer') ? ' Create one, then an environment in it, and submit a manifest.' : ''}</>}>
         {(data) => (

@@ -155,6 +155,43 @@ describe('RulesPage', () => {
     expect(candidate).not.toHaveClass('selected')
   })
 
+  it('groups the rules: this resource type first, with the criterion that failed first; other types collapsed', async () => {
+    const grouped = {
+      ...explanation,
+      module: {
+        ...explanation.module,
+        candidates: [
+          { rule_id: 'r-redis', target: 'redis-basic', same_type: false, matched: false,
+            reasons: ['applies to another resource type than `postgres`', 'project_id: shop = shop'], specificity: ['project_id'] },
+          ...explanation.module.candidates.map((c) => ({ ...c, same_type: true })),
+          { rule_id: 'r-staging', target: 'postgres-staging', same_type: true, matched: false,
+            reasons: ['project_id: shop = shop', 'env_id: staging ≠ prod', 'resource_class: large ≠ default'], specificity: ['env_id'] },
+        ],
+      },
+    }
+    mockApi({ ...lists, 'GET /api/v1/orgs/acme/projects/shop/envs/prod/explain': () => grouped })
+    page('viewer')
+    const project = await screen.findByLabelText('Project')
+    await waitFor(() => expect(project).toBeEnabled())
+    await userEvent.selectOptions(project, 'shop')
+    const env = screen.getByLabelText('Environment')
+    await waitFor(() => expect(within(env).getByRole('option', { name: 'prod (production)' })).toBeInTheDocument())
+    await userEvent.selectOptions(env, 'prod')
+    await userEvent.selectOptions(screen.getByLabelText('Resource type'), 'postgres')
+    await userEvent.type(screen.getByLabelText('Resource id'), 'shared.db')
+    await userEvent.click(screen.getByRole('button', { name: 'Explain' }))
+
+    const moduleCard = await screen.findByRole('region', { name: 'Module' })
+    const own = within(moduleCard).getByRole('table', { name: 'Module rules for postgres' })
+    expect(within(own).queryByText('redis-basic')).not.toBeInTheDocument()
+    const staging = within(own).getByText('postgres-staging').closest('tr')!
+    expect(within(staging).getByText('env_id: staging ≠ prod').closest('li')).toHaveClass('failed-first')
+    expect(within(staging).getByText('resource_class: large ≠ default').closest('li')).not.toHaveClass('failed-first')
+    const others = within(moduleCard).getByText('Rules for other resource types (1)').closest('details')!
+    expect(others).not.toHaveAttribute('open')
+    expect(within(others).getByText('redis-basic')).toBeInTheDocument()
+  })
+
   it('shows the API’s problem when it cannot explain', async () => {
     mockApi({
       ...lists,

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tan
 import { useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
-import { useEnvTypes, useEnvironments, useModules, useProjects, useResourceTypes, useRunners } from '../api/lists'
+import { listKeys, useEnvTypes, useEnvironments, useModuleRules, useModules, useProjects, useResourceTypes, useRunnerRules, useRunners } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async, Loading } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
@@ -21,8 +21,6 @@ type Named = { id?: string; description?: string }
 
 // ---------------------------------------------------------------- the lists rules refer to
 
-const moduleRulesKey = (org: string) => ['org', org, 'module-rules']
-const runnerRulesKey = (org: string) => ['org', org, 'runner-rules']
 const explainKey = (org: string) => ['org', org, 'explain']
 
 
@@ -65,16 +63,13 @@ export function RulesPage() {
 
 function ModuleRules({ editable }: { editable: boolean }) {
   const { org } = useOrg()
-  const query = useQuery({
-    queryKey: moduleRulesKey(org),
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/module-rules', { params: { path: { org }, query: { limit: 500 } } })),
-  })
+  const query = useModuleRules(org)
   const modules = useModules(org)
   const typeOf = new Map((modules.data?.items ?? []).map((m) => [m.id, m.resource_type]))
   const [creating, setCreating] = useState(false)
   const client = useQueryClient()
   const changed = async () => {
-    await client.invalidateQueries({ queryKey: moduleRulesKey(org) })
+    await client.invalidateQueries({ queryKey: listKeys.moduleRules(org) })
     await client.invalidateQueries({ queryKey: explainKey(org) })
   }
   return (
@@ -192,14 +187,11 @@ function ModuleRuleDialog({ org, onClose, onSaved }: { org: string; onClose: () 
 
 function RunnerRules({ editable }: { editable: boolean }) {
   const { org } = useOrg()
-  const query = useQuery({
-    queryKey: runnerRulesKey(org),
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/runner-rules', { params: { path: { org }, query: { limit: 500 } } })),
-  })
+  const query = useRunnerRules(org)
   const [creating, setCreating] = useState(false)
   const client = useQueryClient()
   const changed = async () => {
-    await client.invalidateQueries({ queryKey: runnerRulesKey(org) })
+    await client.invalidateQueries({ queryKey: listKeys.runnerRules(org) })
     await client.invalidateQueries({ queryKey: explainKey(org) })
   }
   return (
@@ -457,17 +449,20 @@ function Explainer() {
                 id <code>{explain.data.resource?.id}</code> in <code>{asked.project}/{asked.env}</code>
                 {explain.data.module?.context?.env_type_id && <> (environment type <code>{explain.data.module.context.env_type_id}</code>)</>}:
               </p>
-              <ExplanationCard title="Module" noun="module" explanation={explain.data.module} />
-              <ExplanationCard title="Runner" noun="runner" explanation={explain.data.runner} />
+              <ExplanationCard title="Module" noun="module" type={explain.data.resource?.type} explanation={explain.data.module} />
+              <ExplanationCard title="Runner" noun="runner" type={explain.data.resource?.type} explanation={explain.data.runner} />
             </div>
           ))}
     </section>
   )
 }
 
-function ExplanationCard({ title, noun, explanation }: { title: string; noun: string; explanation?: Explanation }) {
+function ExplanationCard({ title, noun, type, explanation }: { title: string; noun: string; type?: string; explanation?: Explanation }) {
   const headingId = useId()
   const candidates = explanation?.candidates ?? []
+  // rules of another resource type never apply: listed apart, folded away
+  const own = candidates.filter((c) => c.same_type !== false)
+  const others = candidates.filter((c) => c.same_type === false)
   return (
     <section className="card" aria-labelledby={headingId}>
       <h3 id={headingId}>{title}</h3>
@@ -483,34 +478,59 @@ function ExplanationCard({ title, noun, explanation }: { title: string; noun: st
         </div>
       )}
       {candidates.length === 0 ? <p className="muted">There are no {noun} rules to consider.</p> : (
-        <table>
-          <caption className="sr-only">{title} rules considered</caption>
-          <thead><tr><th>{title}</th><th>Matched</th><th>Why</th><th>Specificity</th></tr></thead>
-          <tbody>
-            {candidates.map((c, i) => {
-              const winner = !!explanation?.winner && c.rule_id === explanation.winner
-              return (
-                <tr key={c.rule_id ?? i} className={winner ? 'selected' : undefined}>
-                  <td>
-                    <code>{c.target}</code> {winner && <span className="badge ok">winner</span>}
-                    {c.rule_id && <div className="hint">rule <span title={c.rule_id}>{shortId(c.rule_id)}</span></div>}
-                  </td>
-                  <td>{c.matched ? <span className="badge ok">✓ matches</span> : <span className="badge bad">✗ does not match</span>}</td>
-                  <td>
-                    {c.reasons?.length ? <ul className="reasons">{c.reasons.map((r, j) => <li key={j}>{r}</li>)}</ul>
-                      : <span className="muted">—</span>}
-                  </td>
-                  <td>
-                    {c.specificity?.length ? c.specificity.map((s, j) => <span key={s}>{j > 0 && ', '}<code>{s}</code></span>)
-                      : <span className="muted">none</span>}
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
+        <>
+          {own.length === 0 ? <p className="muted">No {noun} rule is for {type ? <code>{type}</code> : 'this resource type'}.</p>
+            : <Candidates caption={`${title} rules for ${type ?? 'this resource type'}`} title={title} winner={explanation?.winner} rows={own} />}
+          {others.length > 0 && (
+            <details className="other-types">
+              <summary>Rules for other resource types ({others.length})</summary>
+              <Candidates caption={`${title} rules for other resource types`} title={title} rows={others} />
+            </details>
+          )}
+        </>
       )}
     </section>
+  )
+}
+
+type Candidate = NonNullable<Explanation['candidates']>[number]
+
+/** Rules considered, each with whether it matched and why; of one that did not, the criterion that failed first stands out. */
+function Candidates({ caption, title, winner, rows }: { caption: string; title: string; winner?: string; rows: Candidate[] }) {
+  return (
+    <table aria-label={caption}>
+      <thead><tr><th>{title}</th><th>Matched</th><th>Why</th><th>Specificity</th></tr></thead>
+      <tbody>
+        {rows.map((c, i) => {
+          const won = !!winner && c.rule_id === winner
+          const failedFirst = c.matched ? -1 : (c.reasons ?? []).findIndex((r) => r.includes(' ≠ ') || r.startsWith('applies to another'))
+          return (
+            <tr key={c.rule_id ?? i} className={won ? 'selected' : undefined}>
+              <td>
+                <code>{c.target}</code> {won && <span className="badge ok">winner</span>}
+                {c.rule_id && <div className="hint">rule <span title={c.rule_id}>{shortId(c.rule_id)}</span></div>}
+              </td>
+              <td>{c.matched ? <span className="badge ok">✓ matches</span> : <span className="badge bad">✗ does not match</span>}</td>
+              <td>
+                {c.reasons?.length ? (
+                  <ul className="reasons">
+                    {c.reasons.map((r, j) => (
+                      <li key={j} className={j === failedFirst ? 'failed-first' : undefined}>
+                        {r}{j === failedFirst && <span className="sr-only"> (fails first)</span>}
+                      </li>
+                    ))}
+                  </ul>
+                ) : <span className="muted">—</span>}
+              </td>
+              <td>
+                {c.specificity?.length ? c.specificity.map((s, j) => <span key={s}>{j > 0 && ', '}<code>{s}</code></span>)
+                  : <span className="muted">none</span>}
+              </td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
   )
 }
 

@@ -24,10 +24,11 @@ public record Explanation(String kind, ResourceIdentity resource, EnvironmentCon
      * One rule considered.
      *
      * @param target      the module or runner it names
+     * @param sameType    whether it applies to the resource's type at all; rules of other types are listed apart
      * @param reasons     one line per criterion it sets, e.g. {@code env_type_id: production = production}
      * @param specificity the criteria it sets, most significant first, e.g. {@code [env_type_id, resource_class]}
      */
-    public record Candidate(String ruleId, String target, boolean matched, List<String> reasons, List<String> specificity) {
+    public record Candidate(String ruleId, String target, boolean sameType, boolean matched, List<String> reasons, List<String> specificity) {
         public Candidate {
             reasons = List.copyOf(reasons);
             specificity = List.copyOf(specificity);

@@ -144,8 +144,9 @@ abstract class Matcher<R> {
         for (R rule : allRules) {
             List<String> reasons = new ArrayList<>();
             List<String> set = new ArrayList<>();
-            boolean matched = typeMatches(rule, resource);
-            if (!matched) {
+            boolean sameType = typeMatches(rule, resource);
+            boolean matched = sameType;
+            if (!sameType) {
                 reasons.add("applies to another resource type than `" + resource.type() + "`");
             }
             for (Criterion<R> criterion : criteria) {
@@ -162,7 +163,7 @@ abstract class Matcher<R> {
             if (set.isEmpty() && matched) {
                 reasons.add("sets no criteria: matches everything");
             }
-            candidates.add(new Explanation.Candidate(ruleId.apply(rule), target.apply(rule), matched, reasons, set));
+            candidates.add(new Explanation.Candidate(ruleId.apply(rule), target.apply(rule), sameType, matched, reasons, set));
         }
         try {
             R winner = match(resource, "");

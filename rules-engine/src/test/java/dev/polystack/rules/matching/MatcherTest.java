@@ -114,6 +114,7 @@ class MatcherTest {
         assertThat(explanation.candidates().get(2).matched()).isFalse();
         assertThat(explanation.candidates().get(2).reasons()).containsExactly("env_id: staging ≠ prod");
         assertThat(explanation.candidates().get(3).reasons()).containsExactly("applies to another resource type than `postgres`");
+        assertThat(explanation.candidates()).extracting(Explanation.Candidate::sameType).containsExactly(true, true, true, false);
     }
 
     @Test
