@@ -175,14 +175,16 @@ function DeploymentsTab({ org, project, env }: { org: string; project: string; e
   return (
     <Async query={list} what="deployments" isEmpty={(d) => !d.items?.length} empty="No deployments yet.">
       {(data) => (
-        <table>
-          <thead><tr><th>Started</th><th>Mode</th><th>Status</th><th>Manifest</th><th>By</th><th>Took</th></tr></thead>
+        <table aria-label="Deployments">
+          <thead><tr><th>Started</th><th>Mode</th><th>Status</th><th>Changes</th><th>Failed</th><th>Manifest</th><th>By</th><th>Took</th></tr></thead>
           <tbody>
             {data.items!.map((d) => (
               <tr key={d.id}>
                 <td><Link to={`/orgs/${org}/projects/${project}/envs/${env}/deployments/${d.id}`}><Time value={d.created_at} /></Link></td>
                 <td>{d.mode}{d.rollback_of ? <span className="muted small"> of {d.rollback_of.slice(0, 8)}</span> : null}</td>
                 <td><StatusBadge status={d.status} /></td>
+                <td><Changes changes={d.changes} /></td>
+                <td><Failures failures={d.failures ?? []} failed={d.progress?.failed ?? 0} /></td>
                 <td>{d.manifest_version ? `v${d.manifest_version}` : '—'}</td>
                 <td>{d.created_by}</td>
                 <td>{duration(d.started_at, d.finished_at)}</td>
@@ -192,5 +194,27 @@ function DeploymentsTab({ org, project, env }: { org: string; project: string; e
         </table>
       )}
     </Async>
+  )
+}
+
+/** What OpenTofu added, changed and destroyed, as a plan prints it. */
+function Changes({ changes }: { changes?: Schemas['DeploymentChanges'] }) {
+  if (!changes) return <span className="muted">—</span>
+  const { add = 0, change = 0, destroy = 0 } = changes
+  return (
+    <span className="changes" aria-label={`${add} added, ${change} changed, ${destroy} destroyed`}>
+      <span className="add">+{add}</span> <span className="change">~{change}</span> <span className="destroy">−{destroy}</span>
+    </span>
+  )
+}
+
+/** The failed resources with the first line of each error; the deployment's page has the rest. */
+function Failures({ failures, failed }: { failures: Schemas['DeploymentFailure'][]; failed: number }) {
+  if (failures.length === 0) return <span className="muted">—</span>
+  return (
+    <ul className="plain failures">
+      {failures.map((f) => <li key={f.resource}><code>{f.resource}</code>: {f.error}</li>)}
+      {failed > failures.length && <li className="muted">and {failed - failures.length} more</li>}
+    </ul>
   )
 }

@@ -9,6 +9,7 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.LoadState;
 import dev.polystack.tests.standin.StandInTofu;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -130,6 +131,13 @@ class ConsoleIT {
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             signIn(page, platformEngineer);
+            // the organization has an environment type, a project with an environment, a runner and its rule, no modules yet
+            Locator firstSteps = page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First steps"));
+            PlaywrightAssertions.assertThat(firstSteps).containsText("4 of 8 done");
+            PlaywrightAssertions.assertThat(firstSteps.locator("[aria-current=step]")).containsText("Define a resource type");
+            screenshot(page, "first-steps");
+            firstSteps.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Define a resource type")).click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/resource-types$"));
             configureAsPlatformEngineer(page);
             assertThat(tab.errors()).as("console errors of the platform engineer's pages").isEmpty();
         }
@@ -137,6 +145,9 @@ class ConsoleIT {
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             signIn(page, developer);
+            page.waitForLoadState(LoadState.NETWORKIDLE);   // every list the checklist needs was read
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First steps")))
+                    .hasCount(0);
             deployAsDeveloper(page);
             assertThat(tab.errors().stream().filter(e -> !e.contains("status of 422")).toList())
                     .as("console errors of the developer's pages (the bad manifest's 422 is expected)").isEmpty();

@@ -636,6 +636,41 @@ public class DeploymentService {
         return new DeploymentView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
                 deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
                 deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
-                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), waiting, progress, nodeViews);
+                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), waiting, progress,
+                changes(all), failures(all), nodeViews);
+    }
+
+    private static final int MAX_FAILURES_SHOWN = 10;
+
+    /** The plan summaries its resources reported, summed; null while none did. */
+    private static DeploymentView.Changes changes(List<DeploymentNode> all) {
+        int add = 0;
+        int change = 0;
+        int destroy = 0;
+        boolean reported = false;
+        for (DeploymentNode node : all) {
+            JsonNode summary = node.planSummary();
+            if (summary != null && summary.isObject()) {
+                reported = true;
+                add += summary.path("add").asInt();
+                change += summary.path("change").asInt();
+                destroy += summary.path("destroy").asInt();
+            }
+        }
+        return reported ? new DeploymentView.Changes(add, change, destroy) : null;
+    }
+
+    /** Its first few failed resources, each with the first line of its error ({@code progress.failed} counts them all). */
+    private static List<DeploymentView.Failure> failures(List<DeploymentNode> all) {
+        return all.stream().filter(node -> node.status() == NodeStatus.FAILED).limit(MAX_FAILURES_SHOWN)
+                .map(node -> new DeploymentView.Failure(node.identity().id(), firstLine(node.error()))).toList();
+    }
+
+    private static String firstLine(String error) {
+        if (error == null) {
+            return null;
+        }
+        String line = error.strip().lines().findFirst().orElse("");
+        return line.length() > 300 ? line.substring(0, 299) + "…" : line;
     }
 }

@@ -1,5 +1,7 @@
 package dev.polystack.platform.deployment;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +15,23 @@ import java.util.UUID;
 public record DeploymentView(UUID id, String project, String env, String mode, String status, Integer manifestVersion,
                              UUID rollbackOf, boolean force, boolean cancelRequested, String createdBy, Instant createdAt,
                              Instant startedAt, Instant finishedAt, String error,
-                             @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Why the engine cannot advance it"
+                             @Schema(description = "Why the engine cannot advance it"
                                      + " (it retries); absent while it advances") String stalledReason,
                              Instant stalledAt,
-                             @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "What its queued resources wait for,"
+                             @Schema(description = "What its queued resources wait for,"
                                      + " such as a slot of the organization's concurrent jobs; in the detail only") String waiting,
-                             Map<String, Integer> progress, List<NodeView> nodes) {
+                             Map<String, Integer> progress,
+                             @Schema(description = "What its OpenTofu runs added, changed and destroyed, summed over its resources"
+                                     + " (of a plan: what they would); absent until one reports") Changes changes,
+                             @Schema(description = "The first ten resources that failed, with the first line of each error"
+                                     + " (`progress.failed` counts them all; the nodes have the whole error)") List<Failure> failures,
+                             List<NodeView> nodes) {
+
+    @Schema(name = "DeploymentChanges")
+    public record Changes(int add, int change, int destroy) {
+    }
+
+    @Schema(name = "DeploymentFailure")
+    public record Failure(String resource, String error) {
+    }
 }

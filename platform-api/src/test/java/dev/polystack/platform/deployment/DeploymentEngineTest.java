@@ -84,6 +84,26 @@ class DeploymentEngineTest {
         Map<String, Object> a = ((List<Map<String, Object>>) deployment.get("nodes")).stream()
                 .filter(n -> n.get("id").equals("app.a")).findFirst().orElseThrow();
         assertThat(a.get("error")).isEqualTo("Error: creating thing: quota exceeded: exit code 1");
+
+        // the list says what changed and what failed, without the nodes
+        Map<String, Object> listed = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
+        assertThat(listed.get("id")).isEqualTo(id);
+        assertThat(listed.get("nodes")).isNull();
+        assertThat(listed.get("changes")).isEqualTo(Map.of("add", 1, "change", 0, "destroy", 0));
+        assertThat(listed.get("failures")).isEqualTo(List.of(Map.of("resource", "app.a", "error", "Error: creating thing: quota exceeded: exit code 1")));
+    }
+
+    @Test
+    void aListedFailureShowsTheFirstLineOfItsError() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        s.runner.fail(s.claimAll().get("app.a"), "Error: Invalid count argument\n\n  on main.tf line 3:\n   3:   count = var.n");
+        Map<String, Object> listed = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
+        assertThat(listed.get("failures")).isEqualTo(List.of(Map.of("resource", "app.a", "error", "Error: Invalid count argument")));
+        assertThat(listed.get("changes")).as("nothing reported a change").isNull();
     }
 
     @Test
