@@ -1,5 +1,7 @@
-import { useEffect, useMemo, useState } from 'react'
-import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import {
+  Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps, type ReactFlowInstance,
+} from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
 import { toneOf } from '../components/Status'
 import { layoutGraph, NODE_WIDTH, type GraphEdgeInput, type GraphNodeInput } from './layout'
@@ -9,7 +11,7 @@ type ResourceNodeData = { label: string; sublabel?: string; status?: string; sel
 function ResourceNode({ data }: NodeProps<Node<ResourceNodeData>>) {
   return (
     <div className={`graph-node ${toneOf(data.status)}${data.selected ? ' selected' : ''}`} style={{ width: NODE_WIDTH }}
-      title={`${data.label} — ${data.status ?? ''}`}>
+      title={`${data.label} — ${data.sublabel ? `${data.sublabel} · ` : ''}${data.status ?? ''}`}>
       <Handle type="target" position={Position.Top} isConnectable={false} />
       <div className="title">{data.label}</div>
       <div className="sub">{data.sublabel}{data.status ? ` · ${data.status.replace(/_/g, ' ')}` : ''}</div>
@@ -43,6 +45,20 @@ export function ResourceGraph({ nodes, edges, selected, onSelect, label }: {
   const [rendered, setRendered] = useState(false)
   useEffect(() => { setRendered(true) }, [])
 
+  // the drawing is fitted to the canvas again whenever its layout or a status changes (edges that come after
+  // the nodes lay it out anew), until the user pans or zooms; the fit button hands it back
+  const flow = useRef<ReactFlowInstance<Node<ResourceNodeData>, Edge> | null>(null)
+  const userMoved = useRef(false)
+  const statuses = nodes.map((n) => n.status ?? '').join('|')
+  useEffect(() => {
+    if (userMoved.current || !flow.current) return
+    let second = 0
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => { void flow.current?.fitView() })
+    })
+    return () => { cancelAnimationFrame(first); cancelAnimationFrame(second) }
+  }, [shape, statuses])
+
   const flowNodes = useMemo<Node<ResourceNodeData>[]>(() => nodes.map((n) => ({
     id: n.key,
     type: 'resource',
@@ -68,9 +84,12 @@ export function ResourceGraph({ nodes, edges, selected, onSelect, label }: {
       data-rendered={rendered ? 'true' : 'false'}>
       <ReactFlow nodes={flowNodes} edges={flowEdges} nodeTypes={nodeTypes} fitView minZoom={0.05} maxZoom={2}
         onlyRenderVisibleElements={nodes.length > 150} nodesDraggable={false} nodesConnectable={false}
+        onInit={(instance) => { flow.current = instance }}
+        onMoveStart={(event) => { if (event) userMoved.current = true }}
         onNodeClick={(_, node) => onSelect?.(node.id)} onPaneClick={() => onSelect?.(null)}>
         <Background gap={24} />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} onZoomIn={() => { userMoved.current = true }} onZoomOut={() => { userMoved.current = true }}
+          onFitView={() => { userMoved.current = false }} />
         {nodes.length > 30 && <MiniMap pannable zoomable />}
       </ReactFlow>
     </div>

@@ -39,7 +39,7 @@ export function DeploymentPage() {
       <Async query={deployment} what="the deployment">
         {(d) => (
           <>
-            <DeploymentHeader org={org} project={project} env={env} deployment={d} editable={can('developer')} />
+            <DeploymentHeader org={org} project={project} env={env} deployment={d} editable={can('developer')} onSelect={setSelected} />
             <DeploymentBody deployment={d} graph={graph.data} graphError={graph.error} selected={selected} onSelect={setSelected}
               logsUrl={`/api/v1/orgs/${org}/projects/${project}/envs/${env}/deployments/${id}/logs?follow=true${selected ? `&node=${encodeURIComponent(selected)}` : ''}`} />
           </>
@@ -49,8 +49,8 @@ export function DeploymentPage() {
   )
 }
 
-function DeploymentHeader({ org, project, env, deployment: d, editable }: {
-  org: string; project: string; env: string; deployment: Deployment; editable: boolean
+function DeploymentHeader({ org, project, env, deployment: d, editable, onSelect }: {
+  org: string; project: string; env: string; deployment: Deployment; editable: boolean; onSelect: (key: string) => void
 }) {
   const client = useQueryClient()
   const navigate = useNavigate()
@@ -83,7 +83,28 @@ function DeploymentHeader({ org, project, env, deployment: d, editable }: {
           </ConfirmButton>
         )}
       </PageHeader>
-      {d.error && <div className="problem" role="alert"><strong>{d.error}</strong></div>}
+      {d.error && (
+        <div className="problem" role="alert">
+          <strong>{d.error}</strong>
+          {(d.failures ?? []).length > 0 && (
+            <ul className="failures">
+              {d.failures!.map((f) => {
+                const node = (d.nodes ?? []).find((n) => n.id === f.resource)
+                return (
+                  <li key={f.resource}>
+                    <code>{f.resource}</code>: {f.error}{' '}
+                    {node && <button type="button" className="link" onClick={() => {
+                      onSelect(nodeKey(node))
+                      document.getElementById('deployment-logs')?.scrollIntoView()
+                    }}>Show its logs</button>}
+                  </li>
+                )
+              })}
+              {(progress.failed ?? 0) > d.failures!.length && <li className="muted">and {(progress.failed ?? 0) - d.failures!.length} more</li>}
+            </ul>
+          )}
+        </div>
+      )}
       <ProgressBar label="Resources done" done={progress.done ?? 0} total={progress.total ?? (d.nodes?.length ?? 0)} />
       <div className="summary-counts small" aria-label="Resources by status">
         {Object.entries(progress).filter(([k, v]) => k !== 'done' && k !== 'total' && v > 0).map(([k, v]) => (
@@ -103,8 +124,10 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
   logsUrl: string
 }) {
   const statuses = useMemo(() => new Map((deployment.nodes ?? []).map((n) => [nodeKey(n), n])), [deployment.nodes])
+  // a failed resource says why beside it: the first line of its error
   const nodes = useMemo(() => (deployment.nodes ?? []).map((n) => ({
-    key: nodeKey(n), label: n.id!, sublabel: n.type, status: n.status,
+    key: nodeKey(n), label: n.id!, status: n.status,
+    sublabel: n.status === 'failed' && n.error ? `${n.type} · ${firstLine(n.error)}` : n.type,
   })), [deployment.nodes])
   const edges = useMemo(() => (graph?.edges ?? []).map((e) => ({ from: e.from!, to: e.to!, label: e.alias })), [graph?.edges])
   const current = selected ? statuses.get(selected) : undefined
@@ -132,8 +155,8 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
           ) : <p className="muted">Select a resource to see its details and only its logs.</p>}
         </aside>
       </div>
-      <h2>Logs {current ? <>of <code>{current.id}</code></> : 'of all resources'}</h2>
-      <LogViewer url={logsUrl} label={current ? `Logs of ${current.id}` : 'Logs of the deployment'} />
+      <h2 id="deployment-logs">Logs {current ? <>of <code>{current.id}</code></> : 'of all resources'}</h2>
+      <LogViewer url={logsUrl} label={current ? `Logs of ${current.id}` : 'Logs of the deployment'} byResource={!current} />
       <h2>Resources</h2>
       <table>
         <thead><tr><th>Resource</th><th>Action</th><th>Status</th><th>Module</th><th>Runner</th><th>Took</th><th>Error</th></tr></thead>
@@ -154,4 +177,9 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
       </table>
     </>
   )
+}
+
+function firstLine(error: string): string {
+  const line = error.trim().split('\n')[0]
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line
 }

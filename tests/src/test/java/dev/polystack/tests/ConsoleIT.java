@@ -274,6 +274,27 @@ class ConsoleIT {
         PlaywrightAssertions.assertThat(logs).containsText("Apply complete!", new LocatorAssertions.ContainsTextOptions().setTimeout(30_000));
         PlaywrightAssertions.assertThat(page.getByRole(AriaRole.PROGRESSBAR)).hasAttribute("aria-valuetext", "4 of 4");
         screenshot(page, "deployment");
+        assertFitsItsCanvas(page, 4);
+        // the same when the graph's edges come a second after its nodes (a slow network): laid out again, fitted again
+        page.route("**/deployments/*/graph", route -> {
+            page.waitForTimeout(1_000);
+            route.resume();
+        });
+        page.reload();
+        assertFitsItsCanvas(page, 4);
+        PlaywrightAssertions.assertThat(page.locator(".react-flow__edge")).hasCount(3);
+        assertFitsItsCanvas(page, 4);
+        page.unroute("**/deployments/*/graph");
+
+        // the logs of all resources say whose each line is, and can be narrowed to one resource, a level, a text
+        PlaywrightAssertions.assertThat(logs.locator(".log-resource").first()).isVisible();
+        page.getByLabel("Resource", new Page.GetByLabelOptions().setExact(true)).selectOption("app.db");
+        PlaywrightAssertions.assertThat(logs.locator(".log-resource").filter(new Locator.FilterOptions().setHasNotText("app.db"))).hasCount(0);
+        PlaywrightAssertions.assertThat(logs).containsText("Apply complete!");
+        page.getByLabel("Resource", new Page.GetByLabelOptions().setExact(true)).selectOption("");
+        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true)).fill("Apply complete!");
+        PlaywrightAssertions.assertThat(logs.locator(".log-line")).hasCount(4);
+        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true)).fill("");
 
         // the logs of one resource
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("app.worker").setExact(true)).click();
@@ -336,6 +357,29 @@ class ConsoleIT {
                             + "pan/zoom frames %s ms, select-to-details %.0f ms%n",
                     layoutMs, shownMs, frameMs.stream().map(ms -> String.format("%.0f", ms)).toList(), selectMs);
             assertThat(tab.errors()).as("console errors").isEmpty();
+        }
+    }
+
+    /**
+     * The page's graph is fitted to its canvas: every node inside it (nothing cut off below the fold) and
+     * the drawing centred in it, as a fit leaves it.
+     */
+    private static void assertFitsItsCanvas(Page page, int nodes) {
+        PlaywrightAssertions.assertThat(page.locator(".react-flow__node")).hasCount(nodes);
+        try {
+            page.waitForFunction("""
+                    () => { const c = document.querySelector('.graph').getBoundingClientRect();
+                      const boxes = [...document.querySelectorAll('.react-flow__node')].map(n => n.getBoundingClientRect());
+                      const inside = boxes.every(b => b.top >= c.top - 1 && b.bottom <= c.bottom + 1 && b.left >= c.left - 1 && b.right <= c.right + 1);
+                      const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
+                      const left = Math.min(...boxes.map(b => b.left)), right = Math.max(...boxes.map(b => b.right));
+                      const centred = Math.abs((top + bottom) / 2 - (c.top + c.bottom) / 2) < c.height * 0.05
+                        && Math.abs((left + right) / 2 - (c.left + c.right) / 2) < c.width * 0.05;
+                      return inside && centred }""", null, new Page.WaitForFunctionOptions().setTimeout(5_000));
+        } catch (com.microsoft.playwright.TimeoutError e) {
+            throw new AssertionError("the graph is not fitted to its canvas: " + page.evaluate("""
+                    () => JSON.stringify({ canvas: document.querySelector('.graph').getBoundingClientRect(),
+                      nodes: [...document.querySelectorAll('.react-flow__node')].map(n => n.getBoundingClientRect()) })"""), e);
         }
     }
 
