@@ -136,6 +136,7 @@ class ConsoleIT {
             PlaywrightAssertions.assertThat(firstSteps).containsText("4 of 8 done");
             PlaywrightAssertions.assertThat(firstSteps.locator("[aria-current=step]")).containsText("Define a resource type");
             screenshot(page, "first-steps");
+            assertAccessible(page, "the projects page with the first steps");
             firstSteps.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Define a resource type")).click();
             PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/resource-types$"));
             configureAsPlatformEngineer(page);
@@ -275,6 +276,7 @@ class ConsoleIT {
         PlaywrightAssertions.assertThat(page.getByRole(AriaRole.PROGRESSBAR)).hasAttribute("aria-valuetext", "4 of 4");
         screenshot(page, "deployment");
         assertFitsItsCanvas(page, 4);
+        assertAccessible(page, "the deployment page");
         // the same when the graph's edges come a second after its nodes (a slow network): laid out again, fitted again
         page.route("**/deployments/*/graph", route -> {
             page.waitForTimeout(1_000);
@@ -358,6 +360,26 @@ class ConsoleIT {
                     layoutMs, shownMs, frameMs.stream().map(ms -> String.format("%.0f", ms)).toList(), selectMs);
             assertThat(tab.errors()).as("console errors").isEmpty();
         }
+    }
+
+    /**
+     * No serious or critical accessibility violation on the page as it is, by axe-core (the console's
+     * dev dependency) run in the browser: names, roles, contrast, labels, landmarks.
+     */
+    private static void assertAccessible(Page page, String what) {
+        // evaluated rather than added as a script tag: the console's Content-Security-Policy refuses inline scripts
+        String axe;
+        try {
+            axe = Files.readString(PlatformProcess.repository().resolve("web-console/node_modules/axe-core/axe.min.js"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        page.evaluate("() => { if (!window.axe) { " + axe + "\n } }");
+        Object violations = page.evaluate("""
+                async () => { const result = await axe.run(document, { resultTypes: ['violations'] });
+                  return JSON.stringify(result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                    .map(v => ({ rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }))) }""");
+        assertThat(violations).as("serious or critical accessibility violations on " + what).isEqualTo("[]");
     }
 
     /**
