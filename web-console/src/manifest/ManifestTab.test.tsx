@@ -71,6 +71,22 @@ describe('ManifestTab', () => {
     await waitFor(() => expect(container.querySelector('.cm-lint-marker-error')).not.toBeNull())
   })
 
+  it('shows a dry-run that hit a server error with its title, request id and what to do', async () => {
+    mockApi({
+      ...storedManifest(),
+      [`POST ${BASE}/manifest/dry-run`]: () => new Response(JSON.stringify({ type: 'https://polystack.dev/problems/internal',
+        title: 'Internal error', status: 500, detail: 'An unexpected error occurred', request_id: 'req-dry-1' }),
+      { status: 500, headers: { 'Content-Type': 'application/problem+json' } }),
+    })
+    page()
+    await screen.findByText(/Version 3/)
+    await userEvent.click(screen.getByRole('button', { name: 'Dry-run' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Internal error')
+    expect(alert).toHaveTextContent('Request id req-dry-1')
+    expect(alert).toHaveTextContent(/try again in a moment/i)
+  })
+
   it('deploys the stored version without storing it again, and opens the deployment', async () => {
     const api = mockApi({
       ...storedManifest(),

@@ -209,6 +209,7 @@ class ConsoleIT {
         PlaywrightAssertions.assertThat(explainer.locator(".card").nth(0)).containsText("thing");
         PlaywrightAssertions.assertThat(explainer.locator(".card").nth(1)).containsText("r1");
         screenshot(page, "rules-explained");
+        assertAccessible(page, "the rules page with an explanation");
 
         for (String[] stop : new String[][] {{"Runners", "runners"}, {"Providers", "providers"}, {"Environment types", "env-types"},
                 {"Members & service users", "members"}, {"Quotas", "quotas"}, {"Audit log", "audit"}}) {
@@ -313,6 +314,7 @@ class ConsoleIT {
         PlaywrightAssertions.assertThat(panel).containsText("prod-app.api");
         PlaywrightAssertions.assertThat(panel).containsText("terraform_data.this");
         screenshot(page, "environment-graph");
+        assertAccessible(page, "the environment's graph with a resource selected");
     }
 
     @Test
