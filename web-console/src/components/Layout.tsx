@@ -20,6 +20,9 @@ export function Layout() {
   const navigate = useNavigate()
   const location = useLocation()
   const [creatingOrg, setCreatingOrg] = useState(false)
+  // at phone width the navigation folds away behind a menu button; going somewhere folds it again
+  const [menuOpen, setMenuOpen] = useState(false)
+  useEffect(() => { setMenuOpen(false) }, [location.pathname])
   const orgs = useOrgs(!!session.me?.instance_admin)
   useEffect(() => { if (org) rememberOrg(org) }, [org])
 
@@ -56,7 +59,12 @@ export function Layout() {
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>
-      <nav className="sidebar" aria-label="Main">
+      <div className="topbar">
+        <span className="brand">Polystack</span>
+        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}>Menu</button>
+      </div>
+      <nav id="main-nav" className={`sidebar${menuOpen ? ' open' : ''}`} aria-label="Main">
         <div className="brand">Polystack</div>
         <label className="org-switcher">
           <span>Organization</span>

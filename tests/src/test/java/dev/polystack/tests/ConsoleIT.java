@@ -317,6 +317,68 @@ class ConsoleIT {
         assertAccessible(page, "the environment's graph with a resource selected");
     }
 
+    /**
+     * Every page of the console at laptop and at phone width: no serious or critical accessibility
+     * violation at either, a screenshot of each, and at phone width the navigation folded behind a menu
+     * button that opens it and folds it again once a page is chosen.
+     */
+    @Test
+    void everyPageAtLaptopAndPhoneWidthIsAccessible() throws Exception {
+        List<String> pages = new ArrayList<>(List.of("projects", "projects/shop", "projects/shop/envs/prod",
+                "projects/shop/envs/prod?tab=manifest", "projects/shop/envs/prod?tab=deployments", "env-types", "resource-types",
+                "modules", "rules", "providers", "runners", "members", "quotas", "audit", "tokens", "engine"));
+        // the deployment's and the module's pages, when the other test made them first
+        List<String> deployments = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments").then().statusCode(200)
+                .extract().path("items.id");
+        if (!deployments.isEmpty()) {
+            pages.add("projects/shop/envs/prod/deployments/" + deployments.get(0));
+        }
+        List<String> modules = api().get("/api/v1/orgs/acme/modules").then().statusCode(200).extract().path("items.id");
+        if (!modules.isEmpty()) {
+            pages.add("modules/" + modules.get(0));
+        }
+        try (Tab tab = Tab.open()) {
+            Page page = tab.page();
+            page.navigate(url + "/console/");
+            PlaywrightAssertions.assertThat(page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true))).isVisible();
+            assertAccessible(page, "the sign-in page");
+            screenshot(page, "page-sign-in-1280");
+            page.setViewportSize(390, 844);
+            assertAccessible(page, "the sign-in page at phone width");
+            screenshot(page, "page-sign-in-390");
+            page.setViewportSize(1280, 800);
+            signIn(page, ADMIN);
+            for (String path : pages) {
+                String name = "page-" + path.replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
+                page.setViewportSize(1280, 800);
+                page.navigate(url + "/console/orgs/acme/" + path);
+                PlaywrightAssertions.assertThat(page.locator("main h1").first()).isVisible();
+                page.waitForLoadState(LoadState.NETWORKIDLE);
+                assertAccessible(page, path + " at 1280×800");
+                screenshot(page, name + "-1280");
+
+                page.setViewportSize(390, 844);
+                Locator navigation = page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"));
+                PlaywrightAssertions.assertThat(navigation).isHidden();
+                PlaywrightAssertions.assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Menu"))).isVisible();
+                assertAccessible(page, path + " at 390×844");
+                screenshot(page, name + "-390");
+            }
+            // at phone width the menu opens the navigation, by keyboard too, and choosing a page folds it
+            page.setViewportSize(390, 844);
+            Locator menu = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Menu"));
+            menu.focus();
+            page.keyboard().press("Enter");
+            Locator navigation = page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"));
+            PlaywrightAssertions.assertThat(navigation).isVisible();
+            PlaywrightAssertions.assertThat(menu).hasAttribute("aria-expanded", "true");
+            navigation.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Runners").setExact(true)).click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/runners$"));
+            PlaywrightAssertions.assertThat(navigation).isHidden();
+            assertThat(tab.errors()).as("console errors").isEmpty();
+        }
+    }
+
     @Test
     void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
         api().body(Map.of("id", "big", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
@@ -385,8 +447,8 @@ class ConsoleIT {
     }
 
     /**
-     * The page's graph is fitted to its canvas: every node inside it (nothing cut off below the fold) and
-     * the drawing centred in it, as a fit leaves it.
+     * The page's graph is fitted to its canvas: every node inside it (nothing cut off below the fold), no
+     * two nodes overlapping, and the drawing centred in it, as a fit leaves it.
      */
     private static void assertFitsItsCanvas(Page page, int nodes) {
         PlaywrightAssertions.assertThat(page.locator(".react-flow__node")).hasCount(nodes);
@@ -399,7 +461,9 @@ class ConsoleIT {
                       const left = Math.min(...boxes.map(b => b.left)), right = Math.max(...boxes.map(b => b.right));
                       const centred = Math.abs((top + bottom) / 2 - (c.top + c.bottom) / 2) < c.height * 0.05
                         && Math.abs((left + right) / 2 - (c.left + c.right) / 2) < c.width * 0.05;
-                      return inside && centred }""", null, new Page.WaitForFunctionOptions().setTimeout(5_000));
+                      const apart = boxes.every((a, i) => boxes.every((b, j) => j <= i || a.right <= b.left || b.right <= a.left
+                        || a.bottom <= b.top || b.bottom <= a.top));
+                      return inside && centred && apart }""", null, new Page.WaitForFunctionOptions().setTimeout(5_000));
         } catch (com.microsoft.playwright.TimeoutError e) {
             throw new AssertionError("the graph is not fitted to its canvas: " + page.evaluate("""
                     () => JSON.stringify({ canvas: document.querySelector('.graph').getBoundingClientRect(),
