@@ -99,7 +99,7 @@ function defaultPair(versions: ModuleVersion[]): Pair {
 
 function Json({ value, none }: { value: unknown; none: string }) {
   const empty = value === undefined || value === null || (isJsonObject(value) && Object.keys(value).length === 0)
-  return empty ? <p className="muted">{none}</p> : <pre>{prettyJson(value)}</pre>
+  return empty ? <p className="muted">{none}</p> : <pre tabIndex={0}>{prettyJson(value)}</pre>
 }
 
 function ModuleDefinition({ module: m }: { module: ModuleView }) {
@@ -118,7 +118,7 @@ function ModuleDefinition({ module: m }: { module: ModuleView }) {
       {m.module_source === 'inline' && (
         <section>
           <h2>Source code</h2>
-          <pre><code>{m.module_source_code}</code></pre>
+          <pre tabIndex={0}><code>{m.module_source_code}</code></pre>
         </section>
       )}
       <ModuleInterface module={m} />

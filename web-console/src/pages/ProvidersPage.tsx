@@ -87,7 +87,7 @@ function Configuration({ value }: { value: unknown }) {
   return (
     <details>
       <summary>{keys.join(', ')}</summary>
-      <pre>{prettyJson(value)}</pre>
+      <pre tabIndex={0}>{prettyJson(value)}</pre>
     </details>
   )
 }

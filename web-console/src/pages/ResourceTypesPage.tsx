@@ -91,7 +91,7 @@ function OutputSchema({ schema }: { schema: unknown }) {
   return (
     <details>
       <summary>{names || <span className="muted">any object</span>}</summary>
-      <pre>{prettyJson(schema)}</pre>
+      <pre tabIndex={0}>{prettyJson(schema)}</pre>
     </details>
   )
 }

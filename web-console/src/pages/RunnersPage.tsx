@@ -98,7 +98,7 @@ function Labels({ labels }: { labels?: Record<string, string> }) {
 function Command({ text, copyLabel }: { text: string; copyLabel: string }) {
   return (
     <div className="command">
-      <pre><code>{text}</code></pre>
+      <pre tabIndex={0}><code>{text}</code></pre>
       <CopyButton text={text} label={copyLabel} />
     </div>
   )

@@ -16,7 +16,10 @@ import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -33,9 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The console in a real headless Chromium (Debian's, driven by Playwright) against the packaged control
  * plane on its embedded PostgreSQL and a runner agent with the OpenTofu stand-in: a platform engineer
- * configures, a developer deploys and watches, and a 500-resource graph is laid out. Screenshots of the
- * main pages go to {@code web-console/target/screenshots/}.
+ * configures, a developer deploys and watches, a 500-resource graph is laid out, and every page is toured at
+ * laptop and phone width with axe-core. Screenshots go to {@code web-console/target/screenshots/}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)   // the page tour comes last, when the deployment and module exist
 class ConsoleIT {
 
     private static final String ADMIN = "pst_console-admin-token-0123456789abcdefghijklmnopq";
@@ -124,6 +128,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Order(1)
     void aPlatformEngineerConfiguresAndADeveloperDeploysAndWatches() throws Exception {
         String platformEngineer = serviceUserToken("pe", "platform-engineer");
         String developer = serviceUserToken("dev", "developer");
@@ -323,6 +328,7 @@ class ConsoleIT {
      * button that opens it and folds it again once a page is chosen.
      */
     @Test
+    @Order(3)
     void everyPageAtLaptopAndPhoneWidthIsAccessible() throws Exception {
         List<String> pages = new ArrayList<>(List.of("projects", "projects/shop", "projects/shop/envs/prod",
                 "projects/shop/envs/prod?tab=manifest", "projects/shop/envs/prod?tab=deployments", "env-types", "resource-types",
@@ -355,6 +361,7 @@ class ConsoleIT {
                 PlaywrightAssertions.assertThat(page.locator("main h1").first()).isVisible();
                 page.waitForLoadState(LoadState.NETWORKIDLE);
                 assertAccessible(page, path + " at 1280×800");
+                assertKeyboardReachable(page, path);
                 screenshot(page, name + "-1280");
 
                 page.setViewportSize(390, 844);
@@ -380,6 +387,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Order(2)
     void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
         api().body(Map.of("id", "big", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
         String graph = JSON.writeValueAsString(largeGraph(83, 6));
@@ -444,6 +452,22 @@ class ConsoleIT {
                   return JSON.stringify(result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
                     .map(v => ({ rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }))) }""");
         assertThat(violations).as("serious or critical accessibility violations on " + what).isEqualTo("[]");
+    }
+
+    /**
+     * Every visible control of the page can take the keyboard's focus: none is taken out of the tab order,
+     * and the first Tab from the top of the page lands on the skip link.
+     */
+    private static void assertKeyboardReachable(Page page, String what) {
+        Object unreachable = page.evaluate("""
+                () => JSON.stringify([...document.querySelectorAll('a[href], button, input, select, textarea, summary, [role=button], [role=tab]')]
+                  .filter(e => e.offsetParent !== null && !e.disabled && e.tabIndex < 0 && e.getAttribute('role') !== 'tab')
+                  .map(e => e.outerHTML.slice(0, 120)))""");
+        assertThat(unreachable).as("controls out of the tab order on " + what).isEqualTo("[]");
+        page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0) }");
+        page.locator("body").focus();
+        page.keyboard().press("Tab");
+        assertThat(page.evaluate("() => document.activeElement?.textContent")).as("first Tab on " + what).isEqualTo("Skip to content");
     }
 
     /**
