@@ -95,7 +95,7 @@ function DeploymentHeader({ org, project, env, deployment: d, editable, onSelect
                     <code>{f.resource}</code>: {f.error}{' '}
                     {node && <button type="button" className="link" onClick={() => {
                       onSelect(nodeKey(node))
-                      document.getElementById('deployment-logs')?.scrollIntoView()
+                      document.getElementById('deployment-logs')?.scrollIntoView?.()
                     }}>Show its logs</button>}
                   </li>
                 )
