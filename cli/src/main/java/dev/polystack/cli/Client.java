@@ -85,6 +85,14 @@ public class Client {
         return json(send(request(path).header("Content-Type", contentType).PUT(HttpRequest.BodyPublishers.ofString(body))));
     }
 
+    public JsonNode put(String path, Object body) {
+        return json(send(request(path).header("Content-Type", "application/json").PUT(body(body))));
+    }
+
+    public JsonNode patch(String path, Object body) {
+        return json(send(request(path).header("Content-Type", "application/json").method("PATCH", body(body))));
+    }
+
     public JsonNode delete(String path) {
         return json(send(request(path).DELETE()));
     }

@@ -4,7 +4,9 @@ import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -13,7 +15,7 @@ import java.util.Map;
         description = "Deploy, follow and inspect Polystack environments from a terminal or CI.%n"
                 + "Exit codes: 0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input.",
         subcommands = {LoginCommand.class, ContextCommand.class, DeployCommand.class, DryRunCommand.class, LogsCommand.class,
-                GetCommand.class, OutputsCommand.class, ExplainCommand.class, ScoreCommand.class, CancelCommand.class, RollbackCommand.class, DestroyCommand.class,
+                GetCommand.class, OutputsCommand.class, ExplainCommand.class, ScoreCommand.class, ConfigCommand.class, CancelCommand.class, RollbackCommand.class, DestroyCommand.class,
                 ApiCommand.class, AutoComplete.GenerateCompletion.class})
 public class Main {
 
@@ -27,7 +29,9 @@ public class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        // UTF-8 whatever the locale says (JDK 17 would otherwise print names and details outside ASCII as `?`)
+        System.exit(run(System.getenv(), new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true), args));
     }
 
     /** Runs one command line; returns its exit code. */

@@ -171,6 +171,132 @@ class CliIT {
         }
     }
 
+    /**
+     * A platform team's configuration in git, applied by the command a pipeline runs: the plan says what
+     * would change and changes nothing, a second apply changes nothing, a module edit is one new version,
+     * and a sync deletes what it manages and no document names, but never a protected object.
+     */
+    @Test
+    void thePlatformsConfigurationIsPlannedAppliedAndSyncedFromGit() throws Exception {
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("id", "acme", "name", "Acme"))
+                    .post("/api/v1/orgs").then().statusCode(201);
+            Path repo = Files.createDirectories(workspace.resolve("platform-config"));
+            Files.writeString(repo.resolve("main.tf"), "variable \"size\" {}\nvariable \"password\" { sensitive = true }\n");
+            Files.writeString(repo.resolve("types.yaml"), """
+                    kind: EnvType
+                    id: production
+                    description: Live
+                    protected: true
+                    ---
+                    kind: EnvType
+                    id: preview
+                    ---
+                    kind: ResourceType
+                    id: postgres
+                    output_schema: { type: object }
+                    """);
+            Files.writeString(repo.resolve("modules.yaml"), """
+                    kind: Module
+                    id: rds
+                    resource_type: postgres
+                    module_source: inline
+                    module_source_code_file: main.tf
+                    module_inputs: { size: small }
+                    secret_inputs: { password: "${env:DB_PASSWORD}" }
+                    ---
+                    kind: ModuleRule
+                    module_id: rds
+                    env_type_id: production
+                    ---
+                    kind: Project
+                    id: shop
+                    name: Shop
+                    ---
+                    kind: Environment
+                    project_id: shop
+                    id: prod
+                    env_type_id: production
+                    """);
+            Map<String, String> ci = Map.of("POLYSTACK_URL", url, "POLYSTACK_TOKEN", ADMIN, "DB_PASSWORD", "s3cret-pw");
+            String[] target = {"-f", repo.toString(), "--org", "acme", "--managed-by", "platform-repo"};
+
+            Run missingSecret = cli(Map.of("POLYSTACK_URL", url, "POLYSTACK_TOKEN", ADMIN), concat(new String[] {"config", "apply"}, target));
+            assertThat(missingSecret.exit()).as(missingSecret::all).isEqualTo(3);
+            assertThat(missingSecret.err()).contains("modules.yaml (document 1)").contains("${env:DB_PASSWORD} is not set");
+
+            Run planned = cli(ci, concat(new String[] {"config", "plan"}, target));
+            assertThat(planned.exit()).as(planned::all).isEqualTo(2);
+            assertThat(planned.out()).contains("+ EnvType production", "+ Module rds", "+ Environment shop/prod",
+                    "Plan: 7 to create, 0 to update, 0 to delete, 0 unchanged.");
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).get("/api/v1/orgs/acme/env-types").then().statusCode(200)
+                    .body("items.size()", org.hamcrest.Matchers.equalTo(0));
+
+            Run applied = cli(ci, concat(new String[] {"config", "apply"}, target));
+            assertThat(applied.exit()).as(applied::all).isZero();
+            assertThat(applied.out()).contains("created EnvType production", "Applied: 7 created, 0 updated, 0 deleted, 0 unchanged.");
+            JsonNode module = JSON.readTree(cli(ci, "api", "GET", "/api/v1/orgs/acme/modules/rds").out());
+            assertThat(module.path("managed_by").asText()).isEqualTo("platform-repo");
+            assertThat(module.path("secret_inputs").path("password").asText()).isEqualTo("***");
+            assertThat(module.path("version").asInt()).isEqualTo(1);
+
+            Run again = cli(ci, concat(new String[] {"config", "apply"}, target));
+            assertThat(again.exit()).as(again::all).isZero();
+            assertThat(again.out()).contains("Applied: 0 created, 0 updated, 0 deleted, 7 unchanged.");
+            assertThat(cli(ci, concat(new String[] {"config", "plan"}, target)).exit()).isZero();
+
+            // a module edit is its next version; the secret stays as it is unless rotated
+            Files.writeString(repo.resolve("modules.yaml"), Files.readString(repo.resolve("modules.yaml")).replace("size: small", "size: large"));
+            Run bumped = cli(ci, concat(new String[] {"config", "plan"}, target));
+            assertThat(bumped.out()).contains("~ Module rds: module_inputs (version 1 -> 2)").contains("Plan: 0 to create, 1 to update");
+            assertThat(cli(ci, concat(new String[] {"config", "apply"}, target)).exit()).isZero();
+            assertThat(JSON.readTree(cli(ci, "api", "GET", "/api/v1/orgs/acme/modules/rds").out()).path("version").asInt()).isEqualTo(2);
+
+            // a sync deletes what this configuration manages and no document names; a protected object stays
+            // (only kinds the documents still have are synced: an EnvType document stays)
+            Files.writeString(repo.resolve("types.yaml"), "kind: EnvType\nid: staging\n---\nkind: ResourceType\nid: postgres\n"
+                    + "output_schema: { type: object }\n");
+            Files.writeString(repo.resolve("modules.yaml"), Files.readString(repo.resolve("modules.yaml"))
+                    .replace("env_type_id: production\n---\nkind: Project", "---\nkind: Project"));
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("id", "by-hand"))
+                    .post("/api/v1/orgs/acme/env-types").then().statusCode(201);
+            Run synced = cli(ci, concat(new String[] {"config", "sync"}, target));
+            assertThat(synced.exit()).as(synced::all).isZero();
+            assertThat(synced.out()).contains("created EnvType staging", "deleted EnvType preview", "! EnvType production (protected)",
+                    "created ModuleRule (module rds, everything)", "deleted ModuleRule (module rds; env_type_id=production)");
+            JsonNode types = JSON.readTree(cli(ci, "get", "env-types", "--org", "acme", "-o", "json").out());
+            assertThat(types.findValuesAsText("id")).containsExactlyInAnyOrder("production", "staging", "by-hand");
+            problemOf(cli(ci, "api", "DELETE", "/api/v1/orgs/acme/env-types/production"), "is protected");
+
+            // README's three commands as written (platform/ is the repository; they take the objects over under the default name)
+            List<String> readme = Readme.block("config-cli").lines().map(line -> line.replaceFirst("\\s+#.*$", "")).toList();
+            assertThat(readme).hasSize(3);
+            int[] expected = {2, 0, 0};
+            for (int i = 0; i < readme.size(); i++) {
+                List<String> words = new ArrayList<>(List.of(readme.get(i).trim().split("\\s+")));
+                assertThat(words.remove(0)).isEqualTo("cli/polystack");
+                words.replaceAll(word -> word.equals("platform/") ? repo.toString() : word);
+                Run run = cli(ci, words.toArray(String[]::new));
+                assertThat(run.exit()).as(() -> readme + "\n" + run.all()).isEqualTo(expected[i]);
+            }
+            assertThat(JSON.readTree(cli(ci, "api", "GET", "/api/v1/orgs/acme/modules/rds").out()).path("managed_by").asText())
+                    .isEqualTo("polystack-config");
+        }
+    }
+
+    private static void problemOf(Run run, String detail) {
+        assertThat(run.exit()).as(run::all).isEqualTo(3);
+        assertThat(run.all()).contains(detail);
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
+    }
+
     private Path write(String name, String text) throws IOException {
         return Files.writeString(workspace.resolve(name), text);
     }

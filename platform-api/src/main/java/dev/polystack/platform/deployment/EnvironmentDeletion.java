@@ -55,6 +55,7 @@ public class EnvironmentDeletion {
     @Transactional
     public Optional<DeploymentView> delete(OrgScope scope, String project, String env, boolean force) {
         var environment = environments.reference(scope, project, env);
+        environments.requireDeletable(environment);
         references.requireUnused("environment", environment.id(), "environment `" + environment.path() + "`");
         environments.lock(environment.id());
         var running = deployments.head(environment.id());

@@ -1,6 +1,9 @@
 package dev.polystack.platform.environment;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
 
-public record CreateEnvironmentRequest(@Slug String id, @Slug String envTypeId) {
+public record CreateEnvironmentRequest(@Slug String id, @Slug String envTypeId,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

@@ -1,8 +1,10 @@
 package dev.polystack.platform.environment;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -29,6 +31,9 @@ public class Environment extends VersionedEntity {
     @Convert(converter = EnvironmentStatus.Converter.class)
     @Column(nullable = false)
     private EnvironmentStatus status;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected Environment() {
     }
@@ -73,5 +78,13 @@ public class Environment extends VersionedEntity {
         }
         status = next;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -1,5 +1,6 @@
 package dev.polystack.platform.environment;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
@@ -49,6 +50,7 @@ public class EnvironmentService {
         quotas.requireRoom(scope.orgId(), Quota.ENVIRONMENTS_PER_PROJECT, "in project `" + project + "`",
                 () -> quotas.count("select count(*) from environment where project_id = ?1", projectId));
         Environment environment = new Environment(scope.orgId(), projectId, request.id(), envTypeId, clock.instant());
+        environment.manage(Management.of(request.managedBy(), request.protect()));
         environments.persist(environment);
         return view(environment, project);
     }
@@ -71,8 +73,14 @@ public class EnvironmentService {
         Environment environment = require(scope, project, id);
         Versions.check(expectedVersion, environment.version());
         environment.changeType(envTypeId(scope, request.envTypeId()), clock.instant());
+        environment.manage(environment.management().with(request.managedBy(), request.protect()));
         environments.flush();
         return view(environment, project);
+    }
+
+    /** Refuses to delete a protected environment. */
+    public void requireDeletable(EnvironmentRef environment) {
+        environments.findById(environment.id()).management().requireDeletable("environment `" + environment.path() + "`");
     }
 
     /**
@@ -180,6 +188,7 @@ public class EnvironmentService {
 
     private EnvironmentView view(Environment environment, String project) {
         return new EnvironmentView(environment.slug(), project, envTypes.slugOf(environment.envTypeId()),
-                environment.status(), environment.createdAt(), environment.updatedAt(), environment.version());
+                environment.status(), environment.management().managedBy(), environment.management().isProtected(),
+                environment.createdAt(), environment.updatedAt(), environment.version());
     }
 }

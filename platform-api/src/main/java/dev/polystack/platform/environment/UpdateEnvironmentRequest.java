@@ -1,6 +1,9 @@
 package dev.polystack.platform.environment;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
 
-public record UpdateEnvironmentRequest(@Slug String envTypeId, Long version) {
+public record UpdateEnvironmentRequest(@Slug String envTypeId,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
 }

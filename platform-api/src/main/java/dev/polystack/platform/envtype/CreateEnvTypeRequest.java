@@ -1,7 +1,10 @@
 package dev.polystack.platform.envtype;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
 import jakarta.validation.constraints.Size;
 
-public record CreateEnvTypeRequest(@Slug String id, @Size(max = 1000) String description) {
+public record CreateEnvTypeRequest(@Slug String id, @Size(max = 1000) String description,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

@@ -1,7 +1,9 @@
 package dev.polystack.platform.envtype;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -20,6 +22,9 @@ public class EnvType extends VersionedEntity {
     private String slug;
 
     private String description;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected EnvType() {
     }
@@ -46,5 +51,13 @@ public class EnvType extends VersionedEntity {
     void describe(String description, Instant now) {
         this.description = description;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -1,5 +1,6 @@
 package dev.polystack.platform.envtype;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
@@ -32,6 +33,7 @@ public class EnvTypeService {
             throw PlatformException.conflict("environment type `" + request.id() + "` already exists");
         }
         EnvType type = new EnvType(scope.orgId(), request.id(), request.description(), clock.instant());
+        type.manage(Management.of(request.managedBy(), request.protect()));
         envTypes.persist(type);
         return EnvTypeView.of(type);
     }
@@ -52,6 +54,7 @@ public class EnvTypeService {
         EnvType type = require(scope, id);
         Versions.check(expectedVersion, type.version());
         type.describe(request.description(), clock.instant());
+        type.manage(type.management().with(request.managedBy(), request.protect()));
         envTypes.flush();
         return EnvTypeView.of(type);
     }
@@ -59,6 +62,7 @@ public class EnvTypeService {
     @Transactional
     public void delete(OrgScope scope, String id) {
         EnvType type = require(scope, id);
+        type.management().requireDeletable("environment type `" + id + "`");
         references.requireUnused("env_type", type.id(), "environment type `" + id + "`");
         envTypes.delete(type);
     }

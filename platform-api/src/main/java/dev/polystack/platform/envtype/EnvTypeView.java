@@ -1,10 +1,13 @@
 package dev.polystack.platform.envtype;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 
-public record EnvTypeView(String id, String description, Instant createdAt, Instant updatedAt, long version) {
+public record EnvTypeView(String id, String description, String managedBy,
+                          @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt, long version) {
 
     static EnvTypeView of(EnvType type) {
-        return new EnvTypeView(type.slug(), type.description(), type.createdAt(), type.updatedAt(), type.version());
+        return new EnvTypeView(type.slug(), type.description(), type.management().managedBy(), type.management().isProtected(),
+                type.createdAt(), type.updatedAt(), type.version());
     }
 }

@@ -1,6 +1,9 @@
 package dev.polystack.platform.envtype;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import jakarta.validation.constraints.Size;
 
-public record UpdateEnvTypeRequest(@Size(max = 1000) String description, Long version) {
+public record UpdateEnvTypeRequest(@Size(max = 1000) String description,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
 }

@@ -1,5 +1,7 @@
 package dev.polystack.platform.module;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import dev.polystack.platform.common.web.Slug;
 import dev.polystack.rules.Identifiers;
@@ -12,5 +14,5 @@ public record CreateModuleRuleRequest(
         @Pattern(regexp = Identifiers.RESOURCE_ID, message = "must be a resource id such as checkout.db") String resourceId,
         @OptionalSlug String projectId,
         @OptionalSlug String envTypeId,
-        @OptionalSlug String envId) {
+        @OptionalSlug String envId, @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

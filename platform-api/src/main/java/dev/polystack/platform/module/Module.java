@@ -1,7 +1,9 @@
 package dev.polystack.platform.module;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -24,6 +26,9 @@ public class Module extends VersionedEntity {
 
     @Column(name = "latest_version", nullable = false)
     private int latestVersion;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected Module() {
     }
@@ -56,5 +61,13 @@ public class Module extends VersionedEntity {
         latestVersion++;
         touch(now);
         return latestVersion;
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

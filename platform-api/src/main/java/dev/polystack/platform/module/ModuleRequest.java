@@ -1,6 +1,8 @@
 package dev.polystack.platform.module;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import dev.polystack.rules.Identifiers;
 import jakarta.validation.Valid;
@@ -34,5 +36,7 @@ public record ModuleRequest(
         @Schema(description = "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
         Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
                 @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secretInputs,
+        @ManagedBy @Schema(description = "What manages the module (configuration as code); empty clears it") String managedBy,
+        @JsonProperty("protected") @Schema(description = "A protected module refuses every delete") Boolean protect,
         @Schema(description = "On update: the version you are changing (optimistic locking)") Long version) {
 }

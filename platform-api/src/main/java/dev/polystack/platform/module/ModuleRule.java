@@ -1,20 +1,20 @@
 package dev.polystack.platform.module;
 
+import dev.polystack.platform.common.Management;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import org.hibernate.annotations.Immutable;
 
 import java.time.Instant;
 import java.util.UUID;
 
 /**
- * Chooses a module for the resources whose context matches every criterion the rule sets; rules are
- * immutable (delete and create again to change one).
+ * Chooses a module for the resources whose context matches every criterion the rule sets; its criteria are
+ * immutable (delete and create again to change one), only its management changes.
  */
 @Entity
-@Immutable
 @Table(name = "module_rule")
 public class ModuleRule {
 
@@ -47,6 +47,9 @@ public class ModuleRule {
 
     @Column(name = "created_by")
     private UUID createdBy;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected ModuleRule() {
     }
@@ -99,5 +102,13 @@ public class ModuleRule {
 
     public Instant createdAt() {
         return createdAt;
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

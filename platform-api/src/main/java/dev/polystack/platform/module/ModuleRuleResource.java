@@ -1,5 +1,6 @@
 package dev.polystack.platform.module;
 
+import dev.polystack.platform.common.ManagementRequest;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.security.AccessService;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -58,6 +60,15 @@ public class ModuleRuleResource {
     @Operation(operationId = "getModuleRule", summary = "Get a module rule")
     public ModuleRuleView get(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId) {
         return rules.get(access.require(org, Role.VIEWER), ruleId);
+    }
+
+    @PATCH
+    @Path("/{rule_id}")
+    @Operation(operationId = "manageModuleRule", summary = "Change who manages a module rule and whether it is protected (platform engineers);"
+            + " its criteria never change")
+    public ModuleRuleView manage(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId,
+                               @Valid @NotNull ManagementRequest request) {
+        return rules.manage(access.require(org, Role.PLATFORM_ENGINEER), ruleId, request);
     }
 
     @DELETE

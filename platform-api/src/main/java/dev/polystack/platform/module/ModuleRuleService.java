@@ -1,5 +1,7 @@
 package dev.polystack.platform.module;
 
+import dev.polystack.platform.common.Management;
+import dev.polystack.platform.common.ManagementRequest;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -43,6 +45,7 @@ public class ModuleRuleService {
         });
         ModuleRule rule = new ModuleRule(scope.orgId(), moduleId, request.resourceClass(), request.resourceId(),
                 target.projectId(), target.envTypeId(), target.envId(), scope.caller().principalId(), clock.instant());
+        rule.manage(Management.of(request.managedBy(), request.protect()));
         rules.persist(rule);
         return view(rule);
     }
@@ -65,8 +68,18 @@ public class ModuleRuleService {
     }
 
     @Transactional
+    public ModuleRuleView manage(OrgScope scope, UUID id, ManagementRequest request) {
+        ModuleRule rule = require(scope, id);
+        rule.manage(rule.management().with(request.managedBy(), request.protect()));
+        rules.flush();
+        return view(rule);
+    }
+
+    @Transactional
     public void delete(OrgScope scope, UUID id) {
-        rules.delete(require(scope, id));
+        ModuleRule rule = require(scope, id);
+        rule.management().requireDeletable("module rule " + id);
+        rules.delete(rule);
     }
 
     /** The organization's module rules, as the rules engine needs them. */
@@ -89,6 +102,7 @@ public class ModuleRuleService {
         EnvironmentService.TargetNames target = environments.namesOf(
                 new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
         return new ModuleRuleView(rule.id(), modules.slugOf(rule.moduleId()), rule.resourceClass(), rule.resourceId(),
-                target.projectId(), target.envTypeId(), target.envId(), rule.createdAt());
+                target.projectId(), target.envTypeId(), target.envId(), rule.management().managedBy(), rule.management().isProtected(),
+                rule.createdAt());
     }
 }

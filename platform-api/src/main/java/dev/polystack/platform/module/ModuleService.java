@@ -2,9 +2,9 @@ package dev.polystack.platform.module;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.TemplateChecks;
-import dev.polystack.rules.template.Usage;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -12,6 +12,7 @@ import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.template.Usage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -77,6 +78,7 @@ public class ModuleService {
         JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
                 request.resourceType()).orElseThrow()));
         Module module = new Module(scope.orgId(), request.id(), resourceTypeId, clock.instant());
+        module.manage(Management.of(request.managedBy(), request.protect()));
         modules.persist(module);
         UUID versionId = UUID.randomUUID();
         ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
@@ -112,6 +114,12 @@ public class ModuleService {
         ModuleDefinition definition = definition(scope, request);
         Map<String, String> existing = secrets(versions.find(module.id(), module.latestVersion()).orElseThrow());
         Map<String, String> secrets = secretInputs(request, definition, existing);
+        module.manage(module.management().with(request.managedBy(), request.protect()));
+        ModuleVersion latest = versions.find(module.id(), module.latestVersion()).orElseThrow();
+        if (definition.equals(latest.definition()) && secrets.equals(existing)) {
+            modules.flush();
+            return view(module, latest);
+        }
         JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
                 resourceTypes.slugOf(module.resourceTypeId())).orElseThrow()));
         UUID versionId = UUID.randomUUID();
@@ -125,6 +133,7 @@ public class ModuleService {
     @Transactional
     public void delete(OrgScope scope, String id) {
         Module module = require(scope, id);
+        module.management().requireDeletable("module `" + id + "`");
         references.requireUnused("module", module.id(), "module `" + id + "`");
         versions.getEntityManager().createNativeQuery("delete from module_version where module_id = ?1")
                 .setParameter(1, module.id()).executeUpdate();
@@ -311,7 +320,8 @@ public class ModuleService {
         ModuleDefinition d = version.definition();
         return new ModuleView(module.slug(), resourceTypes.slugOf(module.resourceTypeId()), version.number(),
                 d.moduleSource(), d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(),
-                d.dependencies(), masked(version), interfaceOf(version), module.createdAt(), version.createdAt());
+                d.dependencies(), masked(version), interfaceOf(version), module.management().managedBy(), module.management().isProtected(),
+                module.createdAt(), version.createdAt());
     }
 
     private ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {

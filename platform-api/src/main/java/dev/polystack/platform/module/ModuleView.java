@@ -1,5 +1,6 @@
 package dev.polystack.platform.module;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -9,5 +10,6 @@ public record ModuleView(String id, String resourceType, int version, String mod
                          JsonNode moduleParams, JsonNode moduleInputs, JsonNode providerMapping, JsonNode dependencies,
                          @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
                          java.util.Map<String, String> secretInputs, ModuleInterfaceView moduleInterface,
-                         Instant createdAt, Instant updatedAt) {
+                         String managedBy,
+                         @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt) {
 }

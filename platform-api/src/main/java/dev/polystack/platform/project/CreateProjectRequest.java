@@ -1,8 +1,11 @@
 package dev.polystack.platform.project;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
-public record CreateProjectRequest(@Slug String id, @NotBlank @Size(max = 200) String name) {
+public record CreateProjectRequest(@Slug String id, @NotBlank @Size(max = 200) String name,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

@@ -1,7 +1,9 @@
 package dev.polystack.platform.project;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -21,6 +23,9 @@ public class Project extends VersionedEntity {
 
     @Column(nullable = false)
     private String name;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected Project() {
     }
@@ -47,5 +52,13 @@ public class Project extends VersionedEntity {
     void rename(String name, Instant now) {
         this.name = name;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

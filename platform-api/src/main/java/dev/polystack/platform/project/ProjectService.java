@@ -1,5 +1,6 @@
 package dev.polystack.platform.project;
 
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
@@ -39,6 +40,7 @@ public class ProjectService {
         quotas.requireRoom(scope.orgId(), Quota.PROJECTS, "in organization `" + scope.orgSlug() + "`",
                 () -> quotas.used(scope.orgId(), Quota.PROJECTS));
         Project project = new Project(scope.orgId(), request.id(), request.name(), clock.instant());
+        project.manage(Management.of(request.managedBy(), request.protect()));
         projects.persist(project);
         return ProjectView.of(project);
     }
@@ -59,6 +61,7 @@ public class ProjectService {
         Project project = require(scope, id);
         Versions.check(expectedVersion, project.version());
         project.rename(request.name(), clock.instant());
+        project.manage(project.management().with(request.managedBy(), request.protect()));
         projects.flush();
         return ProjectView.of(project);
     }
@@ -66,6 +69,7 @@ public class ProjectService {
     @Transactional
     public void delete(OrgScope scope, String id) {
         Project project = require(scope, id);
+        project.management().requireDeletable("project `" + id + "`");
         references.requireUnused("project", project.id(), "project `" + id + "`");
         projects.delete(project);
     }

@@ -1,8 +1,10 @@
 package dev.polystack.platform.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -40,6 +42,9 @@ public class Provider extends VersionedEntity {
 
     @Column(name = "secret_configuration")
     private byte[] secretConfiguration;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected Provider() {
     }
@@ -90,5 +95,13 @@ public class Provider extends VersionedEntity {
         this.configuration = configuration.deepCopy();
         this.secretConfiguration = sealedSecrets;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -1,6 +1,8 @@
 package dev.polystack.platform.provider;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
@@ -25,7 +27,7 @@ public record ProviderRequest(
         @Schema(description = "Write-only configuration values, stored encrypted; send *** to keep a value as it is")
         Map<@Pattern(regexp = "^[a-zA-Z_][a-zA-Z0-9_]*$", message = "must be a provider argument name") String,
                 @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secrets,
-        Long version) {
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
 
     /** Marker that keeps a secret value unchanged on update. */
     public static final String KEEP = "***";

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.TemplateChecks;
-import dev.polystack.rules.template.Usage;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -15,6 +15,7 @@ import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.rules.graph.ProviderSpec;
+import dev.polystack.rules.template.Usage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -60,6 +61,7 @@ public class ProviderService {
         }
         Provider provider = new Provider(scope.orgId(), request.providerType(), request.id(), clock.instant());
         define(provider, request, Map.of());
+        provider.manage(Management.of(request.managedBy(), request.protect()));
         providers.persist(provider);
         return view(provider);
     }
@@ -86,6 +88,7 @@ public class ProviderService {
             throw PlatformException.invalid("/id", "cannot change; create a new provider instead");
         }
         Versions.check(expectedVersion, provider.version());
+        provider.manage(provider.management().with(request.managedBy(), request.protect()));
         define(provider, request, secrets(provider));
         providers.flush();
         return view(provider);
@@ -94,6 +97,7 @@ public class ProviderService {
     @Transactional
     public void delete(OrgScope scope, String providerType, String id) {
         Provider provider = require(scope, providerType, id);
+        provider.management().requireDeletable("provider `" + providerType + "." + id + "`");
         references.requireUnused("provider", provider.id(), "provider `" + providerType + "." + id + "`");
         providers.delete(provider);
     }
@@ -170,7 +174,8 @@ public class ProviderService {
         Map<String, String> masked = new TreeMap<>();
         secrets(provider).keySet().forEach(name -> masked.put(name, ProviderRequest.KEEP));
         return new ProviderView(provider.providerType(), provider.slug(), provider.source(), provider.versionConstraint(),
-                provider.configuration(), masked, provider.createdAt(), provider.updatedAt(), provider.version());
+                provider.configuration(), masked, provider.management().managedBy(), provider.management().isProtected(),
+                provider.createdAt(), provider.updatedAt(), provider.version());
     }
 
     private Provider require(OrgScope scope, String providerType, String id) {

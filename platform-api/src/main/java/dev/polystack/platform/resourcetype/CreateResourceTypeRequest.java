@@ -1,6 +1,8 @@
 package dev.polystack.platform.resourcetype;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
 import jakarta.validation.constraints.Size;
 
@@ -9,5 +11,6 @@ import jakarta.validation.constraints.Size;
  * @param developerAccessible whether developers may ask for it in manifests (otherwise only as a module dependency); default true
  */
 public record CreateResourceTypeRequest(@Slug String id, @Size(max = 1000) String description, JsonNode outputSchema,
-                                        Boolean developerAccessible) {
+                                        Boolean developerAccessible,
+                                        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

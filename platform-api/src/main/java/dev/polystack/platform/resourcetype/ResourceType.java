@@ -1,8 +1,10 @@
 package dev.polystack.platform.resourcetype;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -30,6 +32,9 @@ public class ResourceType extends VersionedEntity {
 
     @Column(name = "developer_accessible", nullable = false)
     private boolean developerAccessible;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected ResourceType() {
     }
@@ -65,5 +70,13 @@ public class ResourceType extends VersionedEntity {
         this.outputSchema = outputSchema.deepCopy();
         this.developerAccessible = developerAccessible;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -2,6 +2,7 @@ package dev.polystack.platform.resourcetype;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemDetail;
@@ -44,6 +45,7 @@ public class ResourceTypeService {
         ResourceType type = new ResourceType(scope.orgId(), request.id(), clock.instant());
         type.define(request.description(), schema,
                 request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        type.manage(Management.of(request.managedBy(), request.protect()));
         resourceTypes.persist(type);
         return ResourceTypeView.of(type);
     }
@@ -63,6 +65,7 @@ public class ResourceTypeService {
     public ResourceTypeView update(OrgScope scope, String id, UpdateResourceTypeRequest request, Long expectedVersion) {
         ResourceType type = require(scope, id);
         Versions.check(expectedVersion, type.version());
+        type.manage(type.management().with(request.managedBy(), request.protect()));
         JsonNode schema = checkedSchema(request.outputSchema());
         type.define(request.description(), schema,
                 request.developerAccessible() == null || request.developerAccessible(), clock.instant());
@@ -73,6 +76,7 @@ public class ResourceTypeService {
     @Transactional
     public void delete(OrgScope scope, String id) {
         ResourceType type = require(scope, id);
+        type.management().requireDeletable("resource type `" + id + "`");
         references.requireUnused("resource_type", type.id(), "resource type `" + id + "`");
         resourceTypes.delete(type);
     }

@@ -1,8 +1,11 @@
 package dev.polystack.platform.resourcetype;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.web.ManagedBy;
 import jakarta.validation.constraints.Size;
 
 public record UpdateResourceTypeRequest(@Size(max = 1000) String description, JsonNode outputSchema,
-                                        Boolean developerAccessible, Long version) {
+                                        Boolean developerAccessible,
+                                        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
 }

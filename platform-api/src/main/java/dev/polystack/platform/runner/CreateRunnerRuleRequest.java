@@ -1,5 +1,7 @@
 package dev.polystack.platform.runner;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import dev.polystack.platform.common.web.Slug;
 import dev.polystack.rules.Identifiers;
@@ -12,5 +14,6 @@ public record CreateRunnerRuleRequest(
         @OptionalSlug String envTypeId,
         @OptionalSlug String envId,
         @OptionalSlug String resourceType,
-        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class") String resourceClass) {
+        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class") String resourceClass,
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
 }

@@ -1,8 +1,10 @@
 package dev.polystack.platform.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -36,6 +38,9 @@ public class Runner extends VersionedEntity {
 
     @Column(name = "last_seen_at")
     private Instant lastSeenAt;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected Runner() {
     }
@@ -80,5 +85,13 @@ public class Runner extends VersionedEntity {
         this.labels = labels.deepCopy();
         this.maxConcurrentJobs = maxConcurrentJobs;
         touch(now);
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -1,5 +1,7 @@
 package dev.polystack.platform.runner;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -18,5 +20,5 @@ public record RunnerRequest(
         Map<@Pattern(regexp = "^[a-zA-Z0-9._/-]{1,63}$", message = "must be a label key") String,
                 @jakarta.validation.constraints.NotNull @Size(max = 200) String> labels,
         @Min(1) @Max(1000) @Schema(description = "Jobs it may run at once; default 1") Integer maxConcurrentJobs,
-        Long version) {
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
 }

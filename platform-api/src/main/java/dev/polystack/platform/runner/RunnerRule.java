@@ -1,17 +1,17 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.common.Management;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import org.hibernate.annotations.Immutable;
 
 import java.time.Instant;
 import java.util.UUID;
 
 /** Chooses a runner for the resources whose context matches every criterion the rule sets. Immutable. */
 @Entity
-@Immutable
 @Table(name = "runner_rule")
 public class RunnerRule {
 
@@ -44,6 +44,9 @@ public class RunnerRule {
 
     @Column(name = "created_by")
     private UUID createdBy;
+
+    @Embedded
+    private Management management = Management.none();
 
     protected RunnerRule() {
     }
@@ -96,5 +99,13 @@ public class RunnerRule {
 
     public Instant createdAt() {
         return createdAt;
+    }
+
+    public Management management() {
+        return management;
+    }
+
+    public void manage(Management management) {
+        this.management = management;
     }
 }

@@ -1,5 +1,7 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.common.Management;
+import dev.polystack.platform.common.ManagementRequest;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -47,6 +49,7 @@ public class RunnerRuleService {
         });
         RunnerRule rule = new RunnerRule(scope.orgId(), runnerId, target.projectId(), target.envTypeId(), target.envId(),
                 resourceTypeId, request.resourceClass(), scope.caller().principalId(), clock.instant());
+        rule.manage(Management.of(request.managedBy(), request.protect()));
         rules.persist(rule);
         return view(rule);
     }
@@ -69,8 +72,18 @@ public class RunnerRuleService {
     }
 
     @Transactional
+    public RunnerRuleView manage(OrgScope scope, UUID id, ManagementRequest request) {
+        RunnerRule rule = require(scope, id);
+        rule.manage(rule.management().with(request.managedBy(), request.protect()));
+        rules.flush();
+        return view(rule);
+    }
+
+    @Transactional
     public void delete(OrgScope scope, UUID id) {
-        rules.delete(require(scope, id));
+        RunnerRule rule = require(scope, id);
+        rule.management().requireDeletable("runner rule " + id);
+        rules.delete(rule);
     }
 
     /** The organization's runner rules, as the rules engine needs them. */
@@ -93,6 +106,7 @@ public class RunnerRuleService {
                 new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
         return new RunnerRuleView(rule.id(), runners.slugOf(rule.runnerId()), target.projectId(), target.envTypeId(),
                 target.envId(), rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()),
-                rule.resourceClass(), rule.createdAt());
+                rule.resourceClass(), rule.management().managedBy(), rule.management().isProtected(),
+                rule.createdAt());
     }
 }

@@ -2,6 +2,7 @@ package dev.polystack.platform.runner;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
@@ -65,6 +66,7 @@ public class RunnerService {
                 () -> quotas.used(scope.orgId(), Quota.RUNNERS));
         Runner runner = new Runner(scope.orgId(), request.id(), clock.instant());
         define(runner, request, pem);
+        runner.manage(Management.of(request.managedBy(), request.protect()));
         runners.persist(runner);
         return view(runner);
     }
@@ -87,6 +89,7 @@ public class RunnerService {
             throw PlatformException.invalid("/id", "cannot change; register a new runner instead");
         }
         Versions.check(expectedVersion, runner.version());
+        runner.manage(runner.management().with(request.managedBy(), request.protect()));
         define(runner, request, canonicalKey(request.publicKey()));
         runners.flush();
         return view(runner);
@@ -95,6 +98,7 @@ public class RunnerService {
     @Transactional
     public void delete(OrgScope scope, String id) {
         Runner runner = require(scope, id);
+        runner.management().requireDeletable("runner `" + id + "`");
         references.requireUnused("runner", runner.id(), "runner `" + id + "`");
         runners.delete(runner);
     }
@@ -157,7 +161,8 @@ public class RunnerService {
         Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
         });
         return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),
-                runner.lastSeenAt(), status, current, runner.createdAt(), runner.updatedAt(), runner.version());
+                runner.lastSeenAt(), status, current, runner.management().managedBy(), runner.management().isProtected(),
+                runner.createdAt(), runner.updatedAt(), runner.version());
     }
 
     /** offline (not heard from for two heartbeat intervals), idle or busy. */

@@ -1,5 +1,6 @@
 package dev.polystack.platform.runner;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
@@ -15,5 +16,6 @@ public record RunnerView(String id, String description, String publicKey, Map<St
                          int maxConcurrentJobs, Instant lastSeenAt,
                          @Schema(description = "offline: not heard from for two heartbeat intervals; idle; busy: running jobs") String status,
                          List<RunnerWorkload.CurrentJob> currentJobs,
-                         Instant createdAt, Instant updatedAt, long version) {
+                         String managedBy,
+                         @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt, long version) {
 }
