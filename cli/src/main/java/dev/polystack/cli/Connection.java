@@ -3,6 +3,9 @@ package dev.polystack.cli;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.time.Clock;
+import java.time.Instant;
+
 /** What every command that calls the API shares: which context, the client, the environment it names. */
 abstract class Connection {
 
@@ -21,8 +24,17 @@ abstract class Connection {
     Settings.Context resolved() {
         if (resolved == null) {
             Main main = main();
-            resolved = Settings.load(main.settingsFile).resolve(context, main.environment).orElseThrow(() -> CliException.badInput(
-                    "not signed in: run `polystack login --url URL --token TOKEN`, or set POLYSTACK_URL and POLYSTACK_TOKEN"));
+            Settings settings = Settings.load(main.settingsFile);
+            resolved = settings.resolve(context, main.environment).orElseThrow(() -> CliException.badInput(
+                    "not signed in: run `polystack login --url URL --token-stdin` (or --device), or set POLYSTACK_URL and POLYSTACK_TOKEN"));
+            if (DeviceSignIn.due(resolved.session(), Instant.now())) {
+                DeviceSignIn.Tokens renewed = new DeviceSignIn(Clock.systemUTC()).renew(resolved.session());
+                resolved = new Settings.Context(resolved.url(), renewed.accessToken(), resolved.env(), renewed.session());
+                String name = settings.nameOf(context).orElseThrow();
+                Settings.Context stored = settings.contexts().get(name);
+                settings.put(name, new Settings.Context(stored.url(), renewed.accessToken(), stored.env(), renewed.session()));
+                settings.save();
+            }
         }
         return resolved;
     }

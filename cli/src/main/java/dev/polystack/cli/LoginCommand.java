@@ -11,10 +11,13 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 @Command(name = "login", mixinStandardHelpOptions = true,
-        description = "Check a URL and an API token and store them as a named context, the current one from now on.%n"
+        description = "Check a URL and an API token (or, with --device, sign in with your identity provider in a browser) and store them"
+                + " as a named context, the current one from now on.%n"
                 + "The file (~/.config/polystack/config) is readable by you only. In CI, set POLYSTACK_URL and POLYSTACK_TOKEN instead.")
 class LoginCommand implements Callable<Integer> {
 
@@ -33,6 +36,10 @@ class LoginCommand implements Callable<Integer> {
     @Option(names = "--token-stdin", description = "Read the token from standard input.")
     boolean tokenStdin;
 
+    @Option(names = "--device", description = "Sign in with Polystack's identity provider (OIDC): open the link shown, on any device,"
+            + " and confirm the code. The session is renewed while you use it.")
+    boolean device;
+
     @Option(names = "--name", defaultValue = "default", description = "The context's name (default: ${DEFAULT-VALUE}).")
     String name;
 
@@ -41,6 +48,16 @@ class LoginCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (env != null) {
+            Target.parse(env);
+        }
+        if (device) {
+            if (token != null || tokenStdin) {
+                throw CliException.badInput("--device signs in without a token: leave out --token and --token-stdin");
+            }
+            DeviceSignIn.Tokens tokens = new DeviceSignIn(Clock.systemUTC()).signIn(url, spec.commandLine().getErr(), Duration.ofMinutes(15));
+            return store(new Settings.Context(url, tokens.accessToken(), env, tokens.session()));
+        }
         String value = token;
         if (tokenStdin) {
             value = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
@@ -51,13 +68,14 @@ class LoginCommand implements Callable<Integer> {
         if (value == null || value.isBlank()) {
             throw CliException.badInput("no token: pass --token-stdin (or --token)");
         }
-        value = value.strip();
-        if (env != null) {
-            Target.parse(env);
-        }
-        JsonNode me = new Client(url, value).get("/api/v1/me");
+        return store(new Settings.Context(url, value.strip(), env));
+    }
+
+    /** Checks the sign-in with the API, then stores it as the current context. */
+    private int store(Settings.Context context) {
+        JsonNode me = new Client(url, context.token()).get("/api/v1/me");
         Settings settings = Settings.load(main.settingsFile);
-        settings.put(name, new Settings.Context(url, value, env));
+        settings.put(name, context);
         settings.use(name);
         settings.save();
         spec.commandLine().getOut().printf("Signed in to %s as %s (context `%s`, stored in %s)%n", url, me.path("name").asText("?"), name,

@@ -1,5 +1,6 @@
 package dev.polystack.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -22,8 +25,15 @@ import java.util.TreeMap;
  */
 public final class Settings {
 
-    /** One named sign-in. */
-    public record Context(String url, String token, String env) {
+    /**
+     * One named sign-in: an API token, or a person's access token with the session that renews it
+     * ({@code polystack login --device}).
+     */
+    public record Context(String url, String token, String env, DeviceSignIn.Session session) {
+
+        public Context(String url, String token, String env) {
+            this(url, token, env, null);
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -50,16 +60,26 @@ public final class Settings {
         try {
             ObjectNode root = (ObjectNode) JSON.readTree(file.toFile());
             settings.current = root.path("current").asText(null);
-            root.path("contexts").fields().forEachRemaining(e -> settings.contexts.put(e.getKey(), new Context(
-                    e.getValue().path("url").asText(null), e.getValue().path("token").asText(null), e.getValue().path("env").asText(null))));
+            root.path("contexts").fields().forEachRemaining(e -> {
+                JsonNode oidc = e.getValue().path("oidc");
+                DeviceSignIn.Session session = oidc.isObject() ? new DeviceSignIn.Session(oidc.path("token_endpoint").asText(),
+                        oidc.path("client_id").asText(), oidc.path("refresh_token").asText(), Instant.parse(oidc.path("expires_at").asText())) : null;
+                settings.contexts.put(e.getKey(), new Context(e.getValue().path("url").asText(null), e.getValue().path("token").asText(null),
+                        e.getValue().path("env").asText(null), session));
+            });
             return settings;
-        } catch (IOException | ClassCastException e) {
+        } catch (IOException | ClassCastException | DateTimeParseException e) {
             throw CliException.badInput(file + " is not a Polystack CLI configuration (" + e.getMessage() + "); fix or remove it");
         }
     }
 
     public Map<String, Context> contexts() {
         return Map.copyOf(contexts);
+    }
+
+    /** The name of the context a command uses: the one named, else the current one. */
+    public Optional<String> nameOf(String named) {
+        return Optional.ofNullable(named != null ? named : current);
     }
 
     public Optional<String> current() {
@@ -96,7 +116,9 @@ public final class Settings {
         if (url == null) {
             return Optional.empty();
         }
-        return Optional.of(new Context(url, token, base == null ? null : base.env()));
+        // a session renews the stored token only; a token from the environment is used as it is
+        boolean stored = base != null && token != null && token.equals(base.token());
+        return Optional.of(new Context(url, token, base == null ? null : base.env(), stored ? base.session() : null));
     }
 
     /** Writes the file readable and writable by its owner only, replacing it in one step. */
@@ -114,6 +136,13 @@ public final class Settings {
             }
             if (c.env() != null) {
                 node.put("env", c.env());
+            }
+            if (c.session() != null) {
+                ObjectNode oidc = node.putObject("oidc");
+                oidc.put("token_endpoint", c.session().tokenEndpoint());
+                oidc.put("client_id", c.session().clientId());
+                oidc.put("refresh_token", c.session().refreshToken());
+                oidc.put("expires_at", c.session().expiresAt().toString());
             }
         });
         try {

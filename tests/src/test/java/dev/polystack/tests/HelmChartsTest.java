@@ -218,6 +218,7 @@ class HelmChartsTest {
                 .containsEntry("POLYSTACK_OIDC_ISSUER", "https://keycloak.example.com/realms/polystack")
                 .containsEntry("POLYSTACK_OIDC_CLIENT_ID", "polystack")
                 .containsEntry("POLYSTACK_OIDC_CONSOLE_CLIENT_ID", "polystack-console")
+                .containsEntry("POLYSTACK_OIDC_CLI_CLIENT_ID", "polystack-cli")
                 .containsEntry("POLYSTACK_OIDC_GROUPS_CLAIM", "groups")
                 .containsEntry("POLYSTACK_JOBS_LEASE", "90s")
                 .containsEntry("POLYSTACK_JOBS_MAX_ATTEMPTS", "2")

@@ -1,6 +1,8 @@
 package dev.polystack.tests;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
@@ -163,6 +165,92 @@ class KeycloakIT {
             PlaywrightAssertions.assertThat(page.getByRole(AriaRole.BUTTON,
                     new Page.GetByRoleOptions().setName("Sign in with token"))).isVisible();
             assertThat(errors).as("console errors").isEmpty();
+        }
+    }
+
+    /**
+     * A person at a terminal signs the CLI in with Keycloak: the command shows a link and a code, the person
+     * confirms it in a browser, and the stored session is renewed when its access token is about to end.
+     */
+    @Test
+    void theCliSignsInWithTheDeviceGrantAndRenewsItsSession() throws Exception {
+        Chromium.assumeAvailable("KeycloakIT.theCliSignsInWithTheDeviceGrantAndRenewsItsSession");
+        Path home = Files.createDirectories(work.resolve("cli-home"));
+        Path err = work.resolve("login.err");
+        Process login = cli(home, err, "login", "--url", platform.baseUrl(), "--device", "--env", "acme/shop/prod").start();
+        Matcher link = Pattern.compile("To sign in, open (\\S+)").matcher("");
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (!link.reset(Files.readString(err)).find()) {
+            assertThat(login.isAlive()).as(() -> "login ended early: " + read(err)).isTrue();
+            assertThat(Instant.now()).as("a link to confirm the sign-in").isBefore(deadline);
+            Thread.sleep(100);
+        }
+        assertThat(read(err)).containsPattern("shows the code [A-Z]{4}-[A-Z]{4}");
+        try (Playwright playwright = Chromium.playwright(); Browser browser = Chromium.launch(playwright)) {
+            Page page = browser.newContext().newPage();
+            page.navigate(link.group(1));
+            page.locator("#username").fill("alice");
+            page.locator("#password").fill("alice");
+            page.locator("#kc-login").click();
+            Locator grant = page.locator("#kc-login");
+            if (grant.count() > 0 && grant.isVisible()) {
+                grant.click();  // a consent screen, when the client asks for one
+            }
+            PlaywrightAssertions.assertThat(page.locator("body")).containsText("Device Login Successful");
+        }
+        assertThat(login.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(login.exitValue()).as(() -> read(work.resolve("login.out")) + read(err)).isZero();
+        assertThat(read(work.resolve("login.out"))).contains("Signed in to " + platform.baseUrl() + " as alice");
+        Path config = home.resolve(".config/polystack/config");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(config))).isEqualTo("rw-------");
+
+        assertThat(run(home, "api", "GET", "/api/v1/orgs/acme")).as("the stored session calls the API").isZero();
+
+        // an access token about to end is renewed with the refresh token, and the new one stored
+        com.fasterxml.jackson.databind.node.ObjectNode stored = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(config.toFile());
+        String before = stored.path("contexts").path("default").path("token").asText();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) stored.path("contexts").path("default").path("oidc")).put("expires_at", "2020-01-01T00:00:00Z");
+        Files.writeString(config, stored.toString());
+        assertThat(run(home, "api", "GET", "/api/v1/orgs/acme")).isZero();
+        JsonNode renewed = JSON.readTree(config.toFile()).path("contexts").path("default");
+        assertThat(renewed.path("token").asText()).isNotEqualTo(before);
+        assertThat(Instant.parse(renewed.path("oidc").path("expires_at").asText())).isAfter(Instant.now());
+
+        // a session the provider no longer knows says to sign in again
+        ((com.fasterxml.jackson.databind.node.ObjectNode) renewed.path("oidc")).put("expires_at", "2020-01-01T00:00:00Z").put("refresh_token", "revoked");
+        stored = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(config.toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) stored.get("contexts")).set("default", renewed);
+        Files.writeString(config, stored.toString());
+        assertThat(run(home, "api", "GET", "/api/v1/orgs/acme")).isEqualTo(3);
+        assertThat(read(work.resolve("cli.err"))).contains("your sign-in has ended").contains("login --device");
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The CLI's launcher, as a person runs it, with their home directory. */
+    private static ProcessBuilder cli(Path home, Path err, String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of(PlatformProcess.repository().resolve("cli/polystack").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile())
+                .redirectOutput(err.resolveSibling(err.getFileName().toString().replace(".err", ".out")).toFile());
+        builder.environment().remove("POLYSTACK_URL");
+        builder.environment().remove("POLYSTACK_TOKEN");
+        builder.environment().put("HOME", home.toString());
+        builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+        return builder;
+    }
+
+    private static int run(Path home, String... args) throws Exception {
+        Process process = cli(home, work.resolve("cli.err"), args).start();
+        assertThat(process.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        return process.exitValue();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return e.toString();
         }
     }
 

@@ -48,6 +48,10 @@ public interface PolystackConfig {
         @WithDefault("polystack-console")
         String consoleClientId();
 
+        /** The public client the CLI signs in with (OAuth 2.0 device authorization grant). */
+        @WithDefault("polystack-cli")
+        String cliClientId();
+
         /** The token claim that lists the user's groups. */
         @WithDefault("groups")
         String groupsClaim();

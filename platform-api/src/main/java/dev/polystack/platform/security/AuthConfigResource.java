@@ -25,17 +25,22 @@ public class AuthConfigResource {
 
     /** {@code oidc} is absent when only API tokens are accepted. */
     public record AuthConfig(boolean apiTokens, Oidc oidc) {
-        public record Oidc(String issuer, String clientId, String scopes) {
+        /**
+         * @param clientId    the console's public client (authorization code with PKCE)
+         * @param cliClientId the CLI's public client (device authorization grant)
+         */
+        public record Oidc(String issuer, String clientId, String scopes, String cliClientId) {
         }
     }
 
     @GET
-    @Operation(operationId = "getAuthConfig", summary = "How to sign in: API tokens, and OIDC with PKCE when configured")
+    @Operation(operationId = "getAuthConfig", summary = "How to sign in: API tokens, and OIDC (PKCE for the console, device authorization for the CLI) when configured")
     public AuthConfig get() {
         PolystackConfig.Oidc oidc = config.oidc();
         if (!oidc.enabled() || oidc.issuer().isEmpty()) {
             return new AuthConfig(true, null);
         }
-        return new AuthConfig(true, new AuthConfig.Oidc(oidc.issuer().get(), oidc.consoleClientId(), "openid profile email"));
+        return new AuthConfig(true, new AuthConfig.Oidc(oidc.issuer().get(), oidc.consoleClientId(), "openid profile email",
+                oidc.cliClientId()));
     }
 }
