@@ -19,6 +19,17 @@ describe('EnvTypesPage', () => {
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
   })
 
+  it('says which ones configuration as code manages and which are protected', async () => {
+    mockApi({ 'GET /api/v1/orgs/acme/env-types': () => ({ items: [
+      { id: 'production', managed_by: 'platform-repo', protected: true },
+      { id: 'preview', managed_by: null, protected: false },
+    ] }) })
+    page('platform-engineer')
+    expect(await screen.findByText('managed by platform-repo')).toHaveAttribute('title', expect.stringContaining('next apply overwrites'))
+    expect(screen.getByText('protected')).toBeInTheDocument()
+    expect(screen.getAllByText(/managed by|protected/)).toHaveLength(2)
+  })
+
   it('shows an empty state', async () => {
     mockApi({ 'GET /api/v1/orgs/acme/env-types': () => ({ items: [] }) })
     page('platform-engineer')

@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
@@ -34,7 +35,7 @@ export function EnvTypesPage() {
             <tbody>
               {data.items!.map((t) => (
                 <tr key={t.id}>
-                  <td><code>{t.id}</code></td>
+                  <td><code>{t.id}</code> <Managed item={t} /></td>
                   <td>{t.description || <span className="muted">—</span>}</td>
                   <td><Time value={t.created_at} /></td>
                   {editable && (

@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
@@ -32,7 +33,7 @@ export function ModulesPage() {
             <tbody>
               {data.items!.map((m) => (
                 <tr key={m.id}>
-                  <td><Link to={`/orgs/${org}/modules/${m.id}`}>{m.id}</Link></td>
+                  <td><Link to={`/orgs/${org}/modules/${m.id}`}>{m.id}</Link> <Managed item={m} /></td>
                   <td><code>{m.resource_type}</code></td>
                   <td>v{m.version}</td>
                   <td className="source-address">

@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
@@ -58,7 +59,7 @@ export function ProjectPage() {
             <tbody>
               {data.items!.map((e) => (
                 <tr key={e.id}>
-                  <td><Link to={`/orgs/${org}/projects/${project}/envs/${e.id}`}>{e.id}</Link></td>
+                  <td><Link to={`/orgs/${org}/projects/${project}/envs/${e.id}`}>{e.id}</Link> <Managed item={e} /></td>
                   <td>{e.env_type_id}</td>
                   <td><StatusBadge status={e.status} /></td>
                   <td><Time value={e.created_at} /></td>

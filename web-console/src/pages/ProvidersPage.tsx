@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
@@ -48,7 +49,7 @@ export function ProvidersPage() {
                 const name = `${p.provider_type}.${p.id}`
                 return (
                   <tr key={name}>
-                    <td><code>{name}</code></td>
+                    <td><code>{name}</code> <Managed item={p} /></td>
                     <td><code>{p.source}</code></td>
                     <td>{p.version_constraint ? <code>{p.version_constraint}</code> : <span className="muted">any</span>}</td>
                     <td><Configuration value={p.configuration} /></td>

@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
@@ -54,7 +55,7 @@ export function ResourceTypesPage() {
             <tbody>
               {data.items!.map((t) => (
                 <tr key={t.id}>
-                  <td><code>{t.id}</code></td>
+                  <td><code>{t.id}</code> <Managed item={t} /></td>
                   <td>{t.description || <span className="muted">—</span>}</td>
                   <td>{t.developer_accessible
                     ? <span className="badge ok">yes</span>

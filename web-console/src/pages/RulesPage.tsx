@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import { useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
@@ -95,7 +96,7 @@ function ModuleRules({ editable }: { editable: boolean }) {
               {data.items!.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <Link to={`/orgs/${org}/modules/${r.module_id}`}><code>{r.module_id}</code></Link>
+                    <Link to={`/orgs/${org}/modules/${r.module_id}`}><code>{r.module_id}</code></Link> <Managed item={r} />
                     {typeOf.get(r.module_id) && <div className="hint">for {typeOf.get(r.module_id)}</div>}
                     {!r.resource_class && !r.resource_id && !r.project_id && !r.env_type_id && !r.env_id
                       && <div className="hint">no criteria: applies everywhere</div>}
@@ -217,7 +218,7 @@ function RunnerRules({ editable }: { editable: boolean }) {
               {data.items!.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <code>{r.runner_id}</code>
+                    <code>{r.runner_id}</code> <Managed item={r} />
                     {!r.project_id && !r.env_type_id && !r.env_id && !r.resource_type && !r.resource_class
                       && <div className="hint">no criteria: applies everywhere</div>}
                   </td>

@@ -1,3 +1,4 @@
+import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
@@ -53,7 +54,7 @@ export function RunnersPage() {
               {data.items!.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <code>{r.id}</code>
+                    <code>{r.id}</code> <Managed item={r} />
                     {r.description && <div className="muted small">{r.description}</div>}
                   </td>
                   <td><StatusBadge status={r.status} /></td>
