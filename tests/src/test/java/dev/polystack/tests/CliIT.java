@@ -286,6 +286,67 @@ class CliIT {
         }
     }
 
+    /**
+     * README's configuration-as-code twin of the walkthrough, run as written against one organization,
+     * makes the same objects as the walkthrough's API calls make in another.
+     */
+    @Test
+    void theWalkthroughsConfigurationAsCodeMakesWhatItsApiCallsMake() throws Exception {
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType("application/json").body(Map.of("id", "acme", "name", "Acme"))
+                    .post("/api/v1/orgs").then().statusCode(201);
+            Path repository = PlatformProcess.repository();
+            String twin = Readme.block("walkthrough-config").replace("cli/polystack", repository.resolve("cli/polystack").toString())
+                    .replace("examples/platform", repository.resolve("examples/platform").toString());
+            String walkthrough = Readme.block("walkthrough").replaceAll("\\bacme\\b", "acme2");
+            Map<String, String> environment = Map.of("POLYSTACK_URL", url, "POLYSTACK_TOKEN", ADMIN,
+                    "PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+            List<String> expected = List.of("Applied: 10 created, 0 updated", "", "Applied: 0 created, 0 updated, 0 deleted, 10 unchanged.");
+            List<String> scripts = List.of(twin, walkthrough, twin);
+            for (int i = 0; i < scripts.size(); i++) {
+                String script = scripts.get(i);
+                Path log = Files.createTempFile(workspace, "readme", ".log");
+                // each in a directory of its own, as its runner key is
+                Path dir = Files.createDirectories(workspace.resolve(script == twin ? "twin" : "walkthrough"));
+                Process bash = Readme.bash("set -euo pipefail\n" + script, dir, environment, log);
+                assertThat(bash.waitFor(5, TimeUnit.MINUTES)).isTrue();
+                assertThat(bash.exitValue()).as(() -> script + "\n" + readQuietly(log)).isZero();
+                assertThat(readQuietly(log)).contains(expected.get(i));
+            }
+            for (String kind : List.of("env-types", "resource-types", "providers", "modules", "module-rules", "runners", "runner-rules",
+                    "projects", "projects/shop/envs")) {
+                assertThat(comparable(url, "acme2", kind)).as(kind).isNotEmpty().isEqualTo(comparable(url, "acme", kind));
+            }
+        }
+    }
+
+    /** An organization's objects of a kind without what differs between any two copies (ids of rules, times, keys, versions). */
+    private static List<String> comparable(String url, String org, String kind) throws IOException {
+        JsonNode items = JSON.readTree(RestAssured.given().baseUri(url).auth().oauth2(ADMIN).get("/api/v1/orgs/" + org + "/" + kind)
+                .then().statusCode(200).extract().asString()).path("items");
+        List<String> all = new ArrayList<>();
+        for (JsonNode item : items) {
+            com.fasterxml.jackson.databind.node.ObjectNode copy = (com.fasterxml.jackson.databind.node.ObjectNode) item.deepCopy();
+            copy.remove(List.of("created_at", "updated_at", "version", "managed_by", "public_key", "last_seen_at", "status", "current_jobs"));
+            if (kind.endsWith("-rules")) {
+                copy.remove("id");
+            }
+            all.add(copy.toString());
+        }
+        all.sort(null);
+        return all;
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     private static void problemOf(Run run, String detail) {
         assertThat(run.exit()).as(run::all).isEqualTo(3);
         assertThat(run.all()).contains(detail);
