@@ -14,9 +14,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 @Command(name = "config", mixinStandardHelpOptions = true,
@@ -108,53 +110,81 @@ class ConfigCommand {
             out.println(plan.summary());
         }
 
-        /** Makes the plan's changes: creates and updates in the kinds' order, then deletes in the reverse order. */
+        /**
+         * Makes the plan's changes in one transaction (the API's configuration batch): creates and updates in
+         * the kinds' order, then deletes in the reverse order; if one fails, none is made. Environments to
+         * delete go first, one at a time, as deleting one destroys its resources: a project whose environments
+         * are still being destroyed is left for the next sync.
+         */
         int apply(Client client, String organization, ConfigPlan plan) {
             if (plan.count(Action.BLOCKED) > 0) {
                 print(plan, organization);
                 throw CliException.badInput("nothing was applied: a change above is blocked");
             }
             PrintWriter out = out();
-            List<Change> ordered = new ArrayList<>(plan.changes().stream().filter(c -> c.action() != Action.DELETE).toList());
-            ordered.addAll(plan.changes().stream().filter(c -> c.action() == Action.DELETE).toList());
-            long total = ordered.stream().filter(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE, Action.DELETE)
-                    .contains(c.action())).count();
-            int done = 0;
-            for (Change change : ordered) {
-                try {
-                    switch (change.action()) {
-                        case CREATE -> client.post(change.kind().collectionPath(organization, change.desired().object().path("project_id")
-                                .asText(null)), ConfigPlan.body(change, managedBy, rotateSecrets));
-                        case UPDATE -> {
-                            String path = change.kind().objectPath(organization, change.current());
-                            if (change.kind().isRule()) {
-                                client.patch(path, ConfigPlan.body(change, managedBy, rotateSecrets));
-                            } else {
-                                client.put(path, ConfigPlan.body(change, managedBy, rotateSecrets));
-                            }
-                        }
-                        case REPLACE -> {
-                            client.delete(change.kind().objectPath(organization, change.current()));
-                            client.post(change.kind().collectionPath(organization, null), ConfigPlan.body(change, managedBy, rotateSecrets));
-                        }
-                        case DELETE -> client.delete(change.kind().objectPath(organization, change.current()));
-                        default -> {
-                            if (change.action() == Action.KEEP) {
-                                out.println("  " + change.line());
-                            }
-                            continue;
-                        }
+            Set<String> destroying = new TreeSet<>();
+            for (Change change : plan.changes()) {
+                if (change.action() == Action.DELETE && change.kind() == ConfigKind.ENVIRONMENT) {
+                    JsonNode answer = client.delete(change.kind().objectPath(organization, change.current()));
+                    if (answer.isObject()) {
+                        destroying.add(change.current().path("project_id").asText());
+                        out.println("  destroying " + change.name() + " (deployment " + answer.path("id").asText() + "; it is deleted once that succeeds)");
+                    } else {
+                        out.println("  " + done(change));
                     }
-                } catch (CliException e) {
-                    throw new CliException(e.exitCode(), change.action().word + " " + change.name() + " failed after " + done + " of " + total
-                            + " changes (the ones before it are made; run the command again once fixed): " + e.getMessage());
                 }
-                done++;
-                out.println("  " + change.line().replaceFirst("^\\S+ ", change.action().word + "d "));
             }
+            List<Change> made = new ArrayList<>(plan.changes().stream()
+                    .filter(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE).contains(c.action())).toList());
+            for (Change change : plan.changes()) {
+                if (change.action() != Action.DELETE || change.kind() == ConfigKind.ENVIRONMENT) {
+                    continue;
+                }
+                if (change.kind() == ConfigKind.PROJECT && destroying.contains(change.current().path("id").asText())) {
+                    out.println("  ! " + change.name() + " (its environments are being destroyed; the next sync deletes it)");
+                } else {
+                    made.add(change);
+                }
+            }
+            List<Map<String, Object>> batch = new ArrayList<>();
+            String base = "/api/v1/orgs/" + organization;
+            for (Change change : made) {
+                String collection = change.kind().collectionPath(organization, change.desired() == null ? null
+                        : change.desired().object().path("project_id").asText(null)).substring(base.length());
+                String object = change.current() == null ? null : change.kind().objectPath(organization, change.current()).substring(base.length());
+                switch (change.action()) {
+                    case CREATE -> batch.add(call("POST", collection, ConfigPlan.body(change, managedBy, rotateSecrets)));
+                    case UPDATE -> batch.add(call(change.kind().isRule() ? "PATCH" : "PUT", object, ConfigPlan.body(change, managedBy, rotateSecrets)));
+                    case REPLACE -> {
+                        batch.add(call("DELETE", object, null));
+                        batch.add(call("POST", collection, ConfigPlan.body(change, managedBy, rotateSecrets)));
+                    }
+                    default -> batch.add(call("DELETE", object, null));
+                }
+            }
+            if (!batch.isEmpty()) {
+                client.post(base + "/configuration/batch", Map.of("changes", batch));
+            }
+            made.forEach(change -> out.println("  " + done(change)));
+            plan.changes().stream().filter(c -> c.action() == Action.KEEP).forEach(c -> out.println("  " + c.line()));
             out.println("Applied: " + plan.count(Action.CREATE) + " created, " + (plan.count(Action.UPDATE) + plan.count(Action.REPLACE))
                     + " updated, " + plan.count(Action.DELETE) + " deleted, " + plan.count(Action.UNCHANGED) + " unchanged.");
             return ExitCodes.OK;
+        }
+
+        private static Map<String, Object> call(String method, String path, Object body) {
+            Map<String, Object> call = new LinkedHashMap<>();
+            call.put("method", method);
+            call.put("path", path);
+            if (body != null) {
+                call.put("body", body);
+            }
+            return call;
+        }
+
+        /** A change's line once made: "created EnvType production". */
+        private static String done(Change change) {
+            return change.line().replaceFirst("^\\S+ ", change.action().word + "d ");
         }
 
         /** Apply and sync: plan, then make the changes. */

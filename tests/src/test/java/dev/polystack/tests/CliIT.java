@@ -234,6 +234,15 @@ class CliIT {
             RestAssured.given().baseUri(url).auth().oauth2(ADMIN).get("/api/v1/orgs/acme/env-types").then().statusCode(200)
                     .body("items.size()", org.hamcrest.Matchers.equalTo(0));
 
+            // one change the server refuses: nothing of the apply is made
+            Path broken = Files.writeString(repo.resolve("broken.yaml"), "kind: RunnerRule\nrunner_id: no-such-runner\n");
+            Run refused = cli(ci, concat(new String[] {"config", "apply"}, target));
+            assertThat(refused.exit()).as(refused::all).isEqualTo(3);
+            assertThat(refused.err()).contains("the batch changed nothing").contains("/changes/5/body/runner_id").contains("no-such-runner");
+            RestAssured.given().baseUri(url).auth().oauth2(ADMIN).get("/api/v1/orgs/acme/env-types").then().statusCode(200)
+                    .body("items.size()", org.hamcrest.Matchers.equalTo(0));
+            Files.delete(broken);
+
             Run applied = cli(ci, concat(new String[] {"config", "apply"}, target));
             assertThat(applied.exit()).as(applied::all).isZero();
             assertThat(applied.out()).contains("created EnvType production", "Applied: 7 created, 0 updated, 0 deleted, 0 unchanged.");

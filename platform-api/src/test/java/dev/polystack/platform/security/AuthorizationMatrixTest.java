@@ -68,7 +68,7 @@ class AuthorizationMatrixTest {
         for (String op : List.of("createEnvType", "updateEnvType", "deleteEnvType", "createResourceType", "updateResourceType",
                 "deleteResourceType", "createProvider", "updateProvider", "deleteProvider", "createModule", "updateModule",
                 "deleteModule", "createModuleRule", "manageModuleRule", "deleteModuleRule", "createRunner", "updateRunner", "deleteRunner",
-                "createRunnerRule", "manageRunnerRule", "deleteRunnerRule", "listAuditEvents")) {
+                "createRunnerRule", "manageRunnerRule", "deleteRunnerRule", "listAuditEvents", "applyConfigurationBatch")) {
             EXPECTED.put(op, Needs.PLATFORM_ENGINEER);
         }
         for (String op : List.of("updateOrg", "addMember", "updateMember", "removeMember", "createServiceUser", "updateServiceUser",
@@ -403,6 +403,7 @@ class AuthorizationMatrixTest {
                 case "updateModule" -> Map.of("module_source", "inline", "module_source_code", "# v2");
                 case "createModuleRule" -> Map.of("module_id", "thing", "resource_id", id);
                 case "manageModuleRule", "manageRunnerRule" -> Map.of("managed_by", "matrix");
+                case "applyConfigurationBatch" -> Map.of("changes", List.of(Map.of("method", "POST", "path", "/env-types", "body", Map.of("id", id))));
                 case "createRunner" -> Map.of("id", id, "public_key", dev.polystack.platform.runner.RunnerKeys.toPem(RunnerDriver.newKeys().getPublic()));
                 case "updateRunner" -> Map.of("public_key", dev.polystack.platform.runner.RunnerKeys.toPem(RunnerDriver.newKeys().getPublic()), "max_concurrent_jobs", 4);
                 case "createRunnerRule" -> Map.of("runner_id", "r1", "resource_class", id.replace("-", "_"));

@@ -41,6 +41,17 @@ public class PlatformException extends RuntimeException {
         return errors;
     }
 
+    /**
+     * The same problem about one part of a larger request: each field's pointer under {@code prefix}, the
+     * detail after {@code context}.
+     */
+    public PlatformException within(String prefix, String context) {
+        List<ProblemDetail.FieldError> moved = errors.stream().map(f -> new ProblemDetail.FieldError(
+                prefix + (f.pointer().isEmpty() || f.pointer().equals("/") ? "" : f.pointer().startsWith("/") ? f.pointer() : "/" + f.pointer()),
+                f.detail(), f.path(), f.line(), f.column())).toList();
+        return new PlatformException(type, context.isEmpty() ? getMessage() : context + ": " + getMessage(), moved, quota);
+    }
+
     public static PlatformException notFound(String what) {
         return new PlatformException(ProblemType.NOT_FOUND, what + " does not exist");
     }

@@ -208,7 +208,7 @@ public class ProblemMappers {
     }
 
     /** Turns a Bean Validation path (method.parameter.field[key].sub) into a JSON pointer or parameter name. */
-    static String pointer(Path path) {
+    public static String pointer(Path path) {
         StringBuilder pointer = new StringBuilder();
         String parameter = null;
         boolean body = false;

@@ -139,7 +139,7 @@ public final class Problems {
         return new Classified(ProblemType.UNAVAILABLE, "the database is not reachable at the moment; retry shortly");
     }
 
-    static String pointer(List<JsonMappingException.Reference> path) {
+    public static String pointer(List<JsonMappingException.Reference> path) {
         if (path == null || path.isEmpty()) {
             return "/";
         }
