@@ -406,6 +406,10 @@ class Benchmarks {
         report.put("resource_graph_revalidations_10x", Map.of("clients", 100, "per_second", round(revalidated.perSecond()), "nodes", 10_000,
                 "busy", revalidated.busy(), "failed", revalidated.failed().size()));
         target("resource-graph reads/s with If-None-Match (304), 10,000 resources", revalidated.perSecond(), "/s", ">=", 100);
+        Reads zipped = readRate(platform, "wide", 15, false, true);
+        report.put("resource_graph_reads_gzip_10x", Map.of("clients", 100, "per_second", round(zipped.perSecond()), "nodes", 10_000,
+                "busy", zipped.busy(), "failed", zipped.failed().size(), "kib", zipped.bytes() / 1024, "plain_kib", reads.bytes() / 1024));
+        target("resource-graph reads/s accepting gzip (as browsers do), 10,000 resources", zipped.perSecond(), "/s", ">=", 100);
     }
 
     /**
@@ -563,10 +567,17 @@ class Benchmarks {
                 "busy", revalidated.busy(), "failed", revalidated.failed().size()));
         target("resource-graph reads/s with If-None-Match (304), 500 resources", revalidated.perSecond(), "/s", ">=", 1000);
         target("resource-graph reads with If-None-Match that failed (not 304 or 503), 500 resources", revalidated.failed().size(), "", "<=", 0);
+        Reads zipped = readRate(platform, "overhead", 15, false, true);
+        report.put("resource_graph_reads_gzip", Map.of("clients", 100, "per_second", round(zipped.perSecond()), "nodes", 500,
+                "busy", zipped.busy(), "failed", zipped.failed().size(), "kib", zipped.bytes() / 1024, "plain_kib", reads.bytes() / 1024));
+        target("resource-graph reads/s accepting gzip (as browsers do), 500 resources", zipped.perSecond(), "/s", ">=", 1000);
     }
 
-    /** What 100 concurrent clients reading a resource graph got: answers per second, 503s (busy) and other failures. */
-    private record Reads(double perSecond, int busy, List<String> failed) {
+    /**
+     * What 100 concurrent clients reading a resource graph got: answers per second, 503s (busy), other failures,
+     * and the size of an answer as sent.
+     */
+    private record Reads(double perSecond, int busy, List<String> failed, long bytes) {
     }
 
     /**
@@ -582,6 +593,14 @@ class Benchmarks {
      * that keeps the graph does, and a 304 counts as an answer.
      */
     private Reads readRate(PlatformProcess platform, String env, int seconds, boolean revalidate) throws Exception {
+        return readRate(platform, env, seconds, revalidate, false);
+    }
+
+    /**
+     * The same; with {@code gzip} the clients accept gzip, as browsers (and so the console) do, and count
+     * the answers as sent, without unpacking them.
+     */
+    private Reads readRate(PlatformProcess platform, String env, int seconds, boolean revalidate, boolean gzip) throws Exception {
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/resource-graph"))
                 .header("Authorization", "Bearer " + ADMIN).GET();
@@ -591,8 +610,12 @@ class Benchmarks {
                     .orElseThrow(() -> new IllegalStateException("the settled graph of `" + env + "` has no ETag (" + first.statusCode() + ")"));
             builder.header("If-None-Match", etag);
         }
+        if (gzip) {
+            builder.header("Accept-Encoding", "gzip, deflate, br");
+        }
         HttpRequest request = builder.build();
         int expected = revalidate ? 304 : 200;
+        AtomicLong size = new AtomicLong();
         AtomicInteger ok = new AtomicInteger();
         AtomicInteger busy = new AtomicInteger();
         List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -605,6 +628,10 @@ class Benchmarks {
                         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
                         if (response.statusCode() == expected) {
                             ok.incrementAndGet();
+                            size.set(response.body().length);
+                            if (gzip && !response.headers().firstValue("Content-Encoding").orElse("").equals("gzip")) {
+                                failed.add("not gzipped");
+                            }
                         } else if (response.statusCode() == 503) {
                             busy.incrementAndGet();
                         } else {
@@ -620,11 +647,12 @@ class Benchmarks {
         clients.shutdown();
         clients.awaitTermination(120, TimeUnit.SECONDS);
         double perSecond = ok.get() / (double) seconds;
-        row("reads", "resource graph of `" + env + "` by 100 concurrent clients" + (revalidate ? ", with If-None-Match (304)" : ""),
+        row("reads", "resource graph of `" + env + "` by 100 concurrent clients" + (revalidate ? ", with If-None-Match (304)" : "")
+                        + (gzip ? ", accepting gzip" : ""),
                 String.format("%.0f /s", perSecond),
-                busy.get() + " answered 503 (busy), " + failed.size() + " failed"
+                busy.get() + " answered 503 (busy), " + failed.size() + " failed, " + size.get() / 1024 + " KiB each"
                         + (failed.isEmpty() ? "" : ", e.g. " + failed.get(0).substring(0, Math.min(160, failed.get(0).length()))));
-        return new Reads(perSecond, busy.get(), List.copyOf(failed));
+        return new Reads(perSecond, busy.get(), List.copyOf(failed), size.get());
     }
 
     /** Deployments created through the API by 8 clients at once, over 40 environments. */

@@ -112,6 +112,13 @@ public interface PolystackConfig {
          */
         @WithDefault("4")
         int concurrentGraphReads();
+
+        /**
+         * How many bytes of written-out resource graphs are kept, by their ETag, for the next full read of an
+         * unchanged graph; {@code 0} keeps none. Entries unread for five minutes are dropped.
+         */
+        @WithDefault("32M")
+        MemorySize graphCacheSize();
     }
 
     State state();

@@ -7,11 +7,19 @@ import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Scenario.graph;
@@ -69,6 +77,52 @@ class ResourceGraphCachingTest {
         Response after = admin().header("If-None-Match", etag).get(GRAPH, s.org);
         after.then().statusCode(200);
         assertThat(after.header("ETag")).isNotBlank().isNotEqualTo(etag);
+    }
+
+    /** Full reads of a settled graph are answered from the bytes kept under its tag, and never after the tag has moved on. */
+    @Test
+    void aKeptAnswerIsServedOnlyUnderItsOwnTag() throws Exception {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        Response first = admin().get(GRAPH, s.org);
+        Response kept = admin().get(GRAPH, s.org);
+        assertThat(kept.header("ETag")).isEqualTo(first.header("ETag"));
+        assertThat(kept.asString()).isEqualTo(first.asString()).contains("\"id\":\"app.a\"").doesNotContain("app.b");
+
+        s.manifest(graph("a", List.of(), "b", List.of("a")));
+        String second = s.deploy();
+        assertThat(admin().get(GRAPH, s.org).header("ETag")).as("nothing is kept while it runs").isNull();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(second)).isEqualTo("succeeded");
+        Response after = admin().get(GRAPH, s.org);
+        assertThat(after.header("ETag")).isNotEqualTo(first.header("ETag"));
+        assertThat(after.asString()).contains("\"id\":\"app.b\"");
+        assertThat(admin().get(GRAPH, s.org).asString()).isEqualTo(after.asString());
+
+        // a client that accepts gzip gets the kept answer gzipped once; one that refuses it gets it plain
+        URI uri = URI.create("http://localhost:" + RestAssured.port + GRAPH.replace("{org}", s.org));
+        HttpResponse<byte[]> zipped = raw(uri, "gzip, deflate, br");
+        assertThat(zipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(zipped.headers().firstValue("Vary")).hasValue("Accept-Encoding");
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(zipped.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(after.asString());
+        }
+        HttpResponse<byte[]> plain = raw(uri, "gzip;q=0, identity");
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(new String(plain.body(), StandardCharsets.UTF_8)).isEqualTo(after.asString());
+        assertThat(raw(uri, null).headers().firstValue("Content-Encoding")).isEmpty();
+    }
+
+    private static HttpResponse<byte[]> raw(URI uri, String acceptEncoding) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN);
+        if (acceptEncoding != null) {
+            request.header("Accept-Encoding", acceptEncoding);
+        }
+        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response;
     }
 
     @Test
