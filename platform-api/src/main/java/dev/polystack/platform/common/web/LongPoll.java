@@ -11,9 +11,10 @@ import java.util.function.Supplier;
 
 /**
  * Waits for something to become available without holding a thread: it looks (on a worker), and if
- * there is nothing yet, parks on a notification future until it is woken or the time is up, then
- * looks again. The waiter is registered before each look, so a notification sent during the look is
- * not missed.
+ * there is nothing yet, parks on a notification future until it is woken (then looks again) or the
+ * time is up (then answers that there is nothing: no look, since nothing woke it, and a caller that
+ * waits again starts with a look). The waiter is registered before each look, so a notification sent
+ * during the look is not missed.
  */
 public final class LongPoll {
 
@@ -40,10 +41,16 @@ public final class LongPoll {
                         waiter.unregister(wake);
                         return Uni.createFrom().item(found);
                     }
-                    return Uni.createFrom().completionStage(wake)
-                            .ifNoItem().after(remaining).recoverWithItem((Void) null)
-                            .chain(ignored -> {
+                    // (the time running out cancels the future, so whether it woke is said by the item, not by the future)
+                    return Uni.createFrom().completionStage(wake).map(woken -> Boolean.TRUE)
+                            .ifNoItem().after(remaining).recoverWithItem(Boolean.FALSE)
+                            .chain(woken -> {
                                 waiter.unregister(wake);
+                                if (!woken) {
+                                    // nothing woke it: there is nothing new to look for, and the caller's next wait
+                                    // begins with a look of its own
+                                    return Uni.createFrom().item(Optional.<T>empty());
+                                }
                                 return Duration.between(Instant.now(), deadline).isNegative()
                                         ? Uni.createFrom().item(look).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                                         : attempt(look, waiter, deadline);
