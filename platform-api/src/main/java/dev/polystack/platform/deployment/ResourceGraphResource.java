@@ -14,12 +14,12 @@ import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
@@ -99,8 +99,7 @@ public class ResourceGraphResource {
     @APIResponse(responseCode = "304", description = "Unchanged since the ETag in `If-None-Match`. A graph has an ETag while no"
             + " deployment of the environment is queued or running")
     public Response graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                          @QueryParam("outputs") boolean outputs, @HeaderParam("Accept-Encoding") String acceptEncoding,
-                          @Context Request request) {
+                          @QueryParam("outputs") boolean outputs, @Context HttpHeaders headers, @Context Request request) {
         OrgScope scope = access.require(org, Role.VIEWER);
         // the tag is read before the graph: an answer may be newer than its tag, never older
         Optional<String> tag = deployments.resourceGraphTag(scope, project, env, outputs);
@@ -119,7 +118,7 @@ public class ResourceGraphResource {
         }
         // built once per tag: readers of a tag not kept yet wait for the first one's answer instead of building it too
         Answer kept = answers.get(tag.get(), key -> Answer.of(build.get()));
-        boolean gzip = acceptsGzip(acceptEncoding);
+        boolean gzip = acceptsGzip(headers.getHeaderString(HttpHeaders.ACCEPT_ENCODING));
         Response.ResponseBuilder answer = Response.ok(gzip ? kept.gzip() : kept.plain(), MediaType.APPLICATION_JSON_TYPE)
                 .header("Vary", "Accept-Encoding").tag(EntityTags.weak(tag.get())).header("Cache-Control", EntityTags.REVALIDATE);
         if (gzip) {
