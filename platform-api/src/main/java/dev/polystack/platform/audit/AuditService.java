@@ -34,6 +34,12 @@ public class AuditService {
                         String target, String requestId, int status) {
     }
 
+    /** An event in the caller's transaction: it is kept only if what it records is. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void appendWithin(Entry entry) {
+        append(entry);
+    }
+
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void append(Entry entry) {
         entityManager.persist(new AuditEvent(entry.orgId(), entry.orgSlug(), clock.instant(), entry.actorId(), entry.actorName(), entry.actorKind(),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.polystack.platform.audit.AuditService;
 import dev.polystack.platform.common.ManagementRequest;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemDetail;
@@ -17,6 +18,7 @@ import dev.polystack.platform.environment.UpdateEnvironmentRequest;
 import dev.polystack.platform.envtype.CreateEnvTypeRequest;
 import dev.polystack.platform.envtype.EnvTypeService;
 import dev.polystack.platform.envtype.UpdateEnvTypeRequest;
+import dev.polystack.platform.identity.MemberService;
 import dev.polystack.platform.module.CreateModuleRuleRequest;
 import dev.polystack.platform.module.ModuleRequest;
 import dev.polystack.platform.module.ModuleRuleService;
@@ -34,6 +36,7 @@ import dev.polystack.platform.runner.RunnerRequest;
 import dev.polystack.platform.runner.RunnerRuleService;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.platform.security.AccessService;
+import dev.polystack.platform.security.Caller;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,6 +48,7 @@ import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -82,12 +86,22 @@ public class ConfigurationBatch {
     @Inject
     EnvironmentService environments;
     @Inject
+    AuditService audit;
+    @Inject
+    MemberService members;
+    @Inject
     ObjectMapper json;
     @Inject
     Validator validator;
 
+    /** How each collection's objects are named in operation ids (createEnvType, manageModuleRule, …). */
+    private static final Map<String, String> KINDS = Map.of("env-types", "EnvType", "resource-types", "ResourceType",
+            "providers", "Provider", "modules", "Module", "module-rules", "ModuleRule", "runners", "Runner",
+            "runner-rules", "RunnerRule", "projects", "Project", "envs", "Environment");
+    private static final Map<String, String> VERBS = Map.of("POST", "create", "PUT", "update", "PATCH", "manage", "DELETE", "delete");
+
     @Transactional
-    public List<BatchResult> apply(String org, List<BatchChange> changes) {
+    public List<BatchResult> apply(String org, List<BatchChange> changes, String requestId) {
         List<BatchResult> results = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {
             BatchChange change = changes.get(i);
@@ -104,7 +118,31 @@ public class ConfigurationBatch {
             }
             results.add(result);
         }
+        record(org, changes, results, requestId);
         return results;
+    }
+
+    /**
+     * One audit event per change, in the batch's transaction, named as the change's own call would be
+     * (the batch call itself is recorded by the audit filter as {@code applyConfigurationBatch}).
+     */
+    private void record(String org, List<BatchChange> changes, List<BatchResult> results, String requestId) {
+        OrgScope scope = access.require(org, Role.VIEWER);
+        Caller caller = scope.caller();
+        String actor = members.actorName(caller);
+        for (int i = 0; i < changes.size(); i++) {
+            BatchChange change = changes.get(i);
+            BatchResult result = results.get(i);
+            String[] p = change.path().replaceAll("^/+|/+$", "").split("/+");
+            String kind = KINDS.get(p.length >= 3 ? p[2] : p[0]);
+            String target = "/api/v1/orgs/" + scope.orgSlug() + "/" + String.join("/", p);
+            if (result.status() == 201 && result.body() != null && result.body().hasNonNull("id")) {
+                target += "/" + (kind.equals("Provider") ? result.body().path("provider_type").asText() + "/" : "") + result.body().path("id").asText();
+            }
+            audit.appendWithin(new AuditService.Entry(scope.orgId(), scope.orgSlug(), caller.principalId(), actor,
+                    caller.serviceUser() ? "service" : "user", VERBS.get(change.method()) + kind, change.method(), target, requestId,
+                    result.status()));
+        }
     }
 
     /** The change made, or null when its method and path name no change a batch makes. */

@@ -1,5 +1,6 @@
 package dev.polystack.platform.configuration;
 
+import dev.polystack.platform.common.problem.Problems;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -8,6 +9,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -31,7 +34,7 @@ public class ConfigurationBatchResource {
     @Operation(operationId = "applyConfigurationBatch", summary = "Make several configuration changes in one transaction: each is the"
             + " create, update, PATCH or delete call its method and path name, with that call's role and checks; if one fails, none is made"
             + " (the problem points at it). Environments are deleted one at a time, not here")
-    public BatchResponse apply(@PathParam("org") String org, @Valid @NotNull BatchRequest request) {
-        return new BatchResponse(batch.apply(org, request.changes()));
+    public BatchResponse apply(@PathParam("org") String org, @Valid @NotNull BatchRequest request, @Context HttpHeaders headers) {
+        return new BatchResponse(batch.apply(org, request.changes(), headers.getHeaderString(Problems.REQUEST_ID_HEADER)));
     }
 }

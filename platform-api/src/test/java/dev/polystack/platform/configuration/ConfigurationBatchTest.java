@@ -52,6 +52,14 @@ class ConfigurationBatchTest {
                 .body("results[5].body.env_type_id", equalTo("production"));
         admin().get("/api/v1/orgs/{org}/module-rules", org).then().body("items", hasSize(1));
         String rule = admin().get("/api/v1/orgs/{org}/module-rules", org).then().extract().path("items[0].id");
+        // the audit log names each object as its own call would, besides the batch call itself
+        admin().queryParam("action", "createEnvType").get("/api/v1/orgs/{org}/audit-events", org).then().statusCode(200)
+                .body("items.target", equalTo(List.of("/api/v1/orgs/" + org + "/env-types/production")))
+                .body("items[0].status", equalTo(201));
+        admin().queryParam("action", "createModuleRule").get("/api/v1/orgs/{org}/audit-events", org).then()
+                .body("items.target", equalTo(List.of("/api/v1/orgs/" + org + "/module-rules/" + rule)));
+        admin().queryParam("action", "createEnvironment").get("/api/v1/orgs/{org}/audit-events", org).then()
+                .body("items.target", equalTo(List.of("/api/v1/orgs/" + org + "/projects/shop/envs/prod")));
         admin().body(Map.of("changes", List.of(
                         change("PUT", "/env-types/production", Map.of("description", "Live", "protected", true)),
                         change("PATCH", "/module-rules/" + rule, Map.of("protected", true)),
@@ -71,6 +79,8 @@ class ConfigurationBatchTest {
                 .body("detail", containsString("change 3 (POST /module-rules) failed, so the batch changed nothing"));
         admin().get("/api/v1/orgs/{org}/env-types", org).then().body("items", hasSize(0));
         admin().get("/api/v1/orgs/{org}/modules", org).then().body("items", hasSize(0));
+        admin().queryParam("action", "createEnvType").get("/api/v1/orgs/{org}/audit-events", org).then()
+                .body("items", hasSize(0));
 
         changes.set(3, change("POST", "/module-rules", Map.of("module_id", "rds", "resource_class", "Not A Class")));
         problem(admin().body(Map.of("changes", changes)).post("/api/v1/orgs/{org}/configuration/batch", org), 400, "validation")
