@@ -57,6 +57,15 @@ enum ConfigKind {
         return keys.isEmpty();
     }
 
+    /** What a rule of this kind matches on (empty for other kinds). */
+    List<String> criteria() {
+        return switch (this) {
+            case MODULE_RULE -> List.of("resource_class", "resource_id", "project_id", "env_type_id", "env_id");
+            case RUNNER_RULE -> List.of("resource_type", "resource_class", "project_id", "env_type_id", "env_id");
+            default -> List.of();
+        };
+    }
+
     boolean allows(String field) {
         return COMMON.contains(field) || keys.contains(field) || fields.contains(field) || field.equals(secretField)
                 || (this == MODULE && field.equals(ConfigDocuments.SOURCE_FILE));
@@ -86,8 +95,7 @@ enum ConfigKind {
         if (isRule()) {
             String target = this == MODULE_RULE ? "module " + object.path("module_id").asText() : "runner " + object.path("runner_id").asText();
             StringBuilder criteria = new StringBuilder();
-            for (String field : this == MODULE_RULE ? List.of("resource_class", "resource_id", "project_id", "env_type_id", "env_id")
-                    : List.of("resource_type", "resource_class", "project_id", "env_type_id", "env_id")) {
+            for (String field : criteria()) {
                 if (object.hasNonNull(field)) {
                     criteria.append(criteria.isEmpty() ? "" : ", ").append(field).append('=').append(object.path(field).asText());
                 }

@@ -195,16 +195,9 @@ final class ConfigPlan {
         if (kind == ConfigKind.MODULE_RULE) {
             String module = object.path("module_id").asText();
             parts.add(moduleTypes.getOrDefault(module, "module:" + module));
-            for (String field : List.of("resource_class", "resource_id", "project_id", "env_type_id", "env_id")) {
-                parts.add(object.path(field).asText(""));
-            }
-        } else if (kind == ConfigKind.RUNNER_RULE) {
-            for (String field : List.of("resource_type", "resource_class", "project_id", "env_type_id", "env_id")) {
-                parts.add(object.path(field).asText(""));
-            }
-        } else {
-            kind.keys.forEach(key -> parts.add(object.path(key).asText()));
         }
+        kind.criteria().forEach(field -> parts.add(object.path(field).asText("")));
+        kind.keys.forEach(key -> parts.add(object.path(key).asText()));
         return String.join("|", parts);
     }
 

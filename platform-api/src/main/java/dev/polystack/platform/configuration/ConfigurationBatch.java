@@ -8,9 +8,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.polystack.platform.audit.AuditService;
 import dev.polystack.platform.common.ManagementRequest;
 import dev.polystack.platform.common.problem.PlatformException;
-import dev.polystack.platform.common.problem.ProblemDetail;
 import dev.polystack.platform.common.problem.ProblemMappers;
-import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.problem.Problems;
 import dev.polystack.platform.environment.CreateEnvironmentRequest;
 import dev.polystack.platform.environment.EnvironmentService;
@@ -46,7 +44,6 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -274,11 +271,7 @@ public class ConfigurationBatch {
         }
         Set<ConstraintViolation<T>> violations = validator.validate(request);
         if (!violations.isEmpty()) {
-            List<ProblemDetail.FieldError> errors = violations.stream()
-                    .map(v -> new ProblemDetail.FieldError(ProblemMappers.pointer(v.getPropertyPath()), v.getMessage()))
-                    .sorted(Comparator.comparing(ProblemDetail.FieldError::pointer)).toList();
-            throw new PlatformException(ProblemType.VALIDATION, errors.stream().map(f -> f.pointer() + ": " + f.detail())
-                    .reduce((a, b) -> a + "; " + b).orElseThrow(), errors);
+            throw ProblemMappers.invalid(violations);
         }
         return request;
     }

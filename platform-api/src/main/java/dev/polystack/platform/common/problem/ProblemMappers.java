@@ -25,6 +25,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -53,14 +54,20 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException e, HttpServerRequest request) {
+        PlatformException invalid = invalid(e.getConstraintViolations());
+        return Problems.response(invalid.type(), invalid.getMessage(), invalid.errors(), request);
+    }
+
+    /** Bean Validation's violations as one validation problem: a field error per violation, by pointer. */
+    public static PlatformException invalid(Collection<? extends ConstraintViolation<?>> violations) {
         List<ProblemDetail.FieldError> errors = new ArrayList<>();
-        for (ConstraintViolation<?> violation : e.getConstraintViolations()) {
+        for (ConstraintViolation<?> violation : violations) {
             errors.add(new ProblemDetail.FieldError(pointer(violation.getPropertyPath()), violation.getMessage()));
         }
         errors.sort(Comparator.comparing(ProblemDetail.FieldError::pointer));
         String detail = errors.stream().map(f -> f.pointer() + ": " + f.detail()).reduce((a, b) -> a + "; " + b)
                 .orElse("the request is not valid");
-        return Problems.response(ProblemType.VALIDATION, detail, errors, request);
+        return new PlatformException(ProblemType.VALIDATION, detail, errors);
     }
 
     @ServerExceptionMapper
@@ -208,7 +215,7 @@ public class ProblemMappers {
     }
 
     /** Turns a Bean Validation path (method.parameter.field[key].sub) into a JSON pointer or parameter name. */
-    public static String pointer(Path path) {
+    static String pointer(Path path) {
         StringBuilder pointer = new StringBuilder();
         String parameter = null;
         boolean body = false;
