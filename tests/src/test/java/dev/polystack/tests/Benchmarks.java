@@ -21,6 +21,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -259,34 +260,44 @@ class Benchmarks {
         return ProtocolRunner.start(polystack.baseUrl(), "acme", runner, key, slots, work);
     }
 
-    /** 200 single-node deployments one after another: from the create call returning to the job's claim returning. */
+    /** 200 single-node deployments one after another: from the job being queued to its claim returning. */
     private void pickup(PlatformProcess platform, Polystack polystack) throws Exception {
         List<Double> latencies = pickupLatencies(polystack, "pickup", "idle-runner", 200);
         Map<String, Double> p = percentiles(latencies);
         report.put("pickup_latency_ms", p);
-        row("pickup", "create → claim, 200 deployments, 1 idle long-polling runner", ms(p.get("p50")) + " p50", "");
+        row("pickup", "queued → claim returned, 200 deployments, 1 idle long-polling runner", ms(p.get("p50")) + " p50", "");
         row("", "", ms(p.get("p95")) + " p95", "");
         row("", "", ms(p.get("p99")) + " p99", "target p99 < 50 ms: " + (p.get("p99") < 50 ? "met" : "NOT met"));
-        target("pickup p99, create call returned → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
+        target("pickup p99, job queued → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
     }
 
+    /**
+     * Pickup of {@code deployments} single-node deployments one after another: from the moment the control plane
+     * queued the node's job (its {@code queued_at}) to the moment the runner's claim returned with it (the
+     * same machine, so the same clock). Measured from the create call's answer instead, a claim that beats that
+     * answer back to the harness came out negative.
+     */
     private List<Double> pickupLatencies(Polystack polystack, String env, String runnerId, int deployments) throws Exception {
         List<Double> latencies = new ArrayList<>();
         try (ProtocolRunner runner = runnerFor(polystack, env, runnerId, 1, Duration.ZERO)) {
             polystack.manifest(env, "shared:\n  one: { type: thing }\n");
-            Map<String, Long> claimed = new ConcurrentHashMap<>();
-            runner.onClaim = (job, nanos) -> claimed.put(job.deploymentId().toString(), nanos);
-            for (int i = 0; i < deployments + 5; i++) {
+            Map<String, Instant> claimed = new ConcurrentHashMap<>();
+            runner.onClaim = (job, nanos) -> claimed.put(job.deploymentId().toString(), Instant.now());
+            // the first ones warm the JIT up: right after the control plane started, pickups took 80-120 ms and
+            // fell to about 20 ms over the next hundred (a probe's claim, result and wait are paths nothing ran yet)
+            int warmups = 50;
+            for (int i = 0; i < deployments + warmups; i++) {
                 String id = polystack.api().body(Map.of("mode", "deploy", "force", true))
                         .post("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments", env).then().log().ifValidationFails().statusCode(201).extract().path("id");
-                long created = System.nanoTime();
                 polystack.await(env, id, Duration.ofSeconds(30));
-                Long at = claimed.get(id);
+                Instant at = claimed.get(id);
                 if (at == null) {
                     throw new AssertionError("deployment " + id + " was not claimed");
                 }
-                if (i >= 5) {  // the first few warm the JIT up
-                    latencies.add((at - created) / 1e6);
+                String queuedAt = polystack.api().get("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments/{id}", env, id)
+                        .then().statusCode(200).extract().path("nodes[0].queued_at");
+                if (i >= warmups) {
+                    latencies.add(Duration.between(Instant.parse(queuedAt), at).toNanos() / 1e6);
                 }
             }
         }
@@ -712,7 +723,7 @@ class Benchmarks {
         Thread.sleep(10_000);
         long rss = rss(platform.pid());
         long threads = threads(platform.pid());
-        List<Double> probe = pickupLatencies(polystack, "probe", "probe", 50);
+        List<Double> probe = pickupLatencies(polystack, "probe", "probe", 200);
         Map<String, Double> p = percentiles(probe);
         long rssAfter = rss(platform.pid());
         polling.set(false);
@@ -720,7 +731,7 @@ class Benchmarks {
                 "platform_threads_before", threadsBefore, "probe_pickup_ms", p, "poll_errors", errors.get()));
         row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
         row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
-        row("", "… pickup of a probe runner's jobs meanwhile (50 deployments)", ms(p.get("p99")) + " p99",
+        row("", "… pickup of a probe runner's jobs meanwhile (200 deployments, queued → claim returned)", ms(p.get("p99")) + " p99",
                 "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors " + pollErrors);
         target("pickup p99 of a probe runner among " + count + " idle runners (the aim: 5,000)", p.get("p99"), "ms", "<", 50);
     }

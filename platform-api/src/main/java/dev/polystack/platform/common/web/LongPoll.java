@@ -4,9 +4,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -15,6 +16,11 @@ import java.util.function.Supplier;
  * time is up (then answers that there is nothing: no look, since nothing woke it, and a caller that
  * waits again starts with a look). The waiter is registered before each look, so a notification sent
  * during the look is not missed.
+ *
+ * <p>The wait is made of plain futures, not of Mutiny operators: thousands of runners wait at once, and
+ * every Mutiny stage captured its own copy of the request's contexts, held for the whole wait (about
+ * 27 captured contexts per waiting claim). The look needs no request context: callers resolve what they
+ * need from the request before they wait.
  */
 public final class LongPoll {
 
@@ -28,33 +34,53 @@ public final class LongPoll {
     }
 
     public static <T> Uni<Optional<T>> until(Supplier<Optional<T>> look, Waiter waiter, Duration timeout) {
-        return attempt(look, waiter, Instant.now().plus(timeout));
+        return Uni.createFrom().completionStage(() -> {
+            CompletableFuture<Optional<T>> answer = new CompletableFuture<>();
+            attempt(look, waiter, System.nanoTime() + timeout.toNanos(), answer, Infrastructure.getDefaultWorkerPool());
+            return answer;
+        });
     }
 
-    private static <T> Uni<Optional<T>> attempt(Supplier<Optional<T>> look, Waiter waiter, Instant deadline) {
+    private static <T> void attempt(Supplier<Optional<T>> look, Waiter waiter, long deadline, CompletableFuture<Optional<T>> answer,
+                                    Executor workers) {
         CompletableFuture<Void> wake = waiter.register();
-        return Uni.createFrom().item(look).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .onFailure().invoke(() -> waiter.unregister(wake))
-                .chain(found -> {
-                    Duration remaining = Duration.between(Instant.now(), deadline);
-                    if (found.isPresent() || remaining.isNegative() || remaining.isZero()) {
+        workers.execute(() -> {
+            Optional<T> found;
+            try {
+                found = look.get();
+            } catch (Throwable e) {
+                waiter.unregister(wake);
+                answer.completeExceptionally(e);
+                return;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (found.isPresent() || remaining <= 0 || answer.isDone()) {
+                waiter.unregister(wake);
+                answer.complete(found);
+                return;
+            }
+            // whether it woke is said by the value: the time running out completes the wait with false
+            wake.thenApply(woken -> Boolean.TRUE).completeOnTimeout(Boolean.FALSE, remaining, TimeUnit.NANOSECONDS)
+                    .whenComplete((woken, failure) -> {
                         waiter.unregister(wake);
-                        return Uni.createFrom().item(found);
-                    }
-                    // (the time running out cancels the future, so whether it woke is said by the item, not by the future)
-                    return Uni.createFrom().completionStage(wake).map(woken -> Boolean.TRUE)
-                            .ifNoItem().after(remaining).recoverWithItem(Boolean.FALSE)
-                            .chain(woken -> {
-                                waiter.unregister(wake);
-                                if (!woken) {
-                                    // nothing woke it: there is nothing new to look for, and the caller's next wait
-                                    // begins with a look of its own
-                                    return Uni.createFrom().item(Optional.<T>empty());
+                        if (!Boolean.TRUE.equals(woken) || answer.isDone()) {
+                            // nothing woke it (or the caller went away): there is nothing new to look for, and the
+                            // caller's next wait begins with a look of its own
+                            answer.complete(Optional.empty());
+                            return;
+                        }
+                        if (deadline - System.nanoTime() <= 0) {
+                            workers.execute(() -> {
+                                try {
+                                    answer.complete(look.get());
+                                } catch (Throwable e) {
+                                    answer.completeExceptionally(e);
                                 }
-                                return Duration.between(Instant.now(), deadline).isNegative()
-                                        ? Uni.createFrom().item(look).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                                        : attempt(look, waiter, deadline);
                             });
-                });
+                        } else {
+                            attempt(look, waiter, deadline, answer, workers);
+                        }
+                    });
+        });
     }
 }
