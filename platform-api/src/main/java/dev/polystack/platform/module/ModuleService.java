@@ -182,12 +182,26 @@ public class ModuleService {
      * its code declares (empty when the code was not read).
      */
     public Optional<ModuleRun> forRun(UUID orgId, String slug, int number) {
-        return versions.findWithoutFlush(orgId, slug, number).map(v -> {
-            ModuleDefinition d = v.definition();
-            ModuleInterfaceView declared = interfaceOf(v);
-            return new ModuleRun(new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
-                    declared.checked() ? Optional.of(declared.outputs().stream().map(ModuleInterfaceView.Output::name).toList()) : Optional.empty());
-        });
+        return versions.findWithoutFlush(orgId, slug, number).map(this::run);
+    }
+
+    /**
+     * A module version as a claim needs it: what its job runs, and its secret inputs (opened only when asked
+     * for). One read for both, where a claim used to read the version once for each.
+     */
+    public Optional<RunnableVersion> runnable(UUID orgId, String slug, int number) {
+        return versions.findWithoutFlush(orgId, slug, number).map(v -> new RunnableVersion(run(v), () -> secrets(v)));
+    }
+
+    /** A module version read for a claim. */
+    public record RunnableVersion(ModuleRun run, java.util.function.Supplier<Map<String, String>> secretInputs) {
+    }
+
+    private ModuleRun run(ModuleVersion v) {
+        ModuleDefinition d = v.definition();
+        ModuleInterfaceView declared = interfaceOf(v);
+        return new ModuleRun(new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
+                declared.checked() ? Optional.of(declared.outputs().stream().map(ModuleInterfaceView.Output::name).toList()) : Optional.empty());
     }
 
     /** A module version as a claimed job needs it. */

@@ -103,6 +103,11 @@ public class ResourceTypeService {
         return new ResourceTypeSpec(type.slug(), type.developerAccessible(), type.outputSchema());
     }
 
+    /** The output schema of a resource type already read, compiled. */
+    public OutputSchema outputSchemaOf(ResourceTypeSpec spec) {
+        return compiled(spec.outputSchema());
+    }
+
     /** The output schema of a resource type of the organization. */
     public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
         return resourceTypes.find(orgId, slug).map(t -> compiled(t.outputSchema()));

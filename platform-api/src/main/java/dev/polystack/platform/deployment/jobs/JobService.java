@@ -90,9 +90,6 @@ public class JobService implements StateCredentials {
     RunnerService runners;
 
     @Inject
-    ModuleService modules;
-
-    @Inject
     ProviderService providers;
 
     @Inject
@@ -161,9 +158,12 @@ public class JobService implements StateCredentials {
             String org = environment.org();
             Instant now = clock.instant();
             ResolvedNode resolved;
+            // what resolving the node and writing its payload both read (its module version, resource type and
+            // providers' secrets), read once
+            NodeResolver.Lookups lookups = resolver.lookups(job.orgId());
             if (node.unresolved()) {
                 try {
-                    NodeResolver.Resolved resolution = resolver.forApply(node, environment, resolver.lookups(job.orgId()));
+                    NodeResolver.Resolved resolution = resolver.forApply(node, environment, lookups);
                     node.resolvedForRun(resolution);
                     resolved = resolution.node();
                 } catch (RulesException e) {
@@ -181,7 +181,7 @@ public class JobService implements StateCredentials {
                 resolved = resolver.read(resolver.open(node));
             }
             String token = newToken();
-            ClaimedJob payload = payload(job, node, resolved, org, environment, token, baseUri);
+            ClaimedJob payload = payload(job, node, resolved, lookups, org, environment, token, baseUri);
             // what this claim wrote so far (the node's resolution) is sent before the locks below, which are
             // then held only for the two counts and the claim itself
             jobs.getEntityManager().flush();
@@ -209,16 +209,15 @@ public class JobService implements StateCredentials {
         return new DeploymentEngine.Ended(job.deploymentId(), node.id());
     }
 
-    private ClaimedJob payload(Job job, DeploymentNode node, ResolvedNode resolved, String org, EnvironmentRef environment,
-                               String token, URI baseUri) {
-        ModuleService.ModuleRun module = modules.forRun(job.orgId(), node.moduleSlug(), node.moduleVersion())
+    private ClaimedJob payload(Job job, DeploymentNode node, ResolvedNode resolved, NodeResolver.Lookups lookups, String org,
+                               EnvironmentRef environment, String token, URI baseUri) {
+        ModuleService.ModuleRun module = lookups.moduleRun(node.moduleSlug(), node.moduleVersion())
                 .orElseThrow(() -> new IllegalStateException("module " + node.moduleSlug() + " v" + node.moduleVersion() + " is gone"));
         List<ClaimedJob.Provider> providerBlocks = new ArrayList<>();
         JsonNode spec = node.spec();
         NodeSpecs.providerKeys(spec).forEach((local, key) -> {
-            String[] parts = key.split("\\.", 2);
             ObjectNode configuration = resolved.providers().getOrDefault(local, json.createObjectNode()).deepCopy();
-            providers.secretsFor(job.orgId(), parts[0], parts[1]).forEach(configuration::put);
+            lookups.providerSecrets(key).forEach(configuration::put);
             JsonNode provider = spec.path("providers").path(local).path("provider");
             providerBlocks.add(new ClaimedJob.Provider(local, provider.path("source").asText(),
                     provider.path("versionConstraint").isTextual() ? provider.path("versionConstraint").asText() : null, configuration));
@@ -227,8 +226,7 @@ public class JobService implements StateCredentials {
         // the outputs its resource type declares
         ModuleService.ModuleSource source = module.source();
         List<String> outputs = module.declaredOutputs()
-                .orElseGet(() -> resourceTypes.outputSchema(job.orgId(), node.identity().type())
-                        .map(OutputSchema::declaredOutputs).orElse(List.of()));
+                .orElseGet(() -> lookups.outputSchema(node.identity().type()).map(OutputSchema::declaredOutputs).orElse(List.of()));
         ResourceIdentity identity = node.identity();
         String address = baseUri.resolve("/api/state/v1/" + environment.id() + "/" + identity.type() + "/"
                 + identity.resourceClass() + "/" + identity.id()).toString();

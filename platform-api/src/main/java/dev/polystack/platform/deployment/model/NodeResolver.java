@@ -10,6 +10,7 @@ import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resource.Fingerprint;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
+import dev.polystack.rules.OutputSchema;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.GraphNode;
@@ -27,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -140,37 +142,65 @@ public class NodeResolver {
     }
 
     /**
-     * What many nodes of one deployment or dry-run look up alike, looked up once: module versions'
-     * secret inputs and the digests of providers' secrets. Lives for one call, never longer (secrets
-     * may change between calls).
+     * What many nodes of one deployment or dry-run look up alike, and what one claim needs twice (to
+     * resolve its node and to write its payload), looked up once: module versions and their secret inputs,
+     * resource types, and providers' secrets. Lives for one call, never longer (secrets may change between
+     * calls).
      */
     public final class Lookups {
         private final UUID orgId;
+        private final Map<String, Optional<ModuleService.RunnableVersion>> versions = new HashMap<>();
         private final Map<String, Map<String, String>> secretInputs = new HashMap<>();
-        private final Map<String, String> providerSecrets = new HashMap<>();
+        private final Map<String, Optional<ResourceTypeSpec>> types = new HashMap<>();
+        private final Map<String, Map<String, String>> providerSecrets = new HashMap<>();
+        private final Map<String, String> providerDigests = new HashMap<>();
         private final Map<String, String> schemas = new HashMap<>();
 
         private Lookups(UUID orgId) {
             this.orgId = orgId;
         }
 
+        private Optional<ModuleService.RunnableVersion> version(String moduleSlug, int moduleVersion) {
+            return versions.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.runnable(orgId, moduleSlug, moduleVersion));
+        }
+
+        /** What a job of this module version runs; empty when the version is gone. */
+        public Optional<ModuleService.ModuleRun> moduleRun(String moduleSlug, int moduleVersion) {
+            return version(moduleSlug, moduleVersion).map(ModuleService.RunnableVersion::run);
+        }
+
         public Map<String, String> secretInputs(String moduleSlug, Integer moduleVersion) {
             if (moduleVersion == null) {
                 return Map.of();
             }
-            return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.secretInputsOf(orgId, moduleSlug, moduleVersion));
+            return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion,
+                    k -> version(moduleSlug, moduleVersion).map(v -> v.secretInputs().get()).orElse(Map.of()));
+        }
+
+        /** The resource type's output schema, compiled; empty when the type is gone. */
+        public Optional<OutputSchema> outputSchema(String resourceType) {
+            return resourceType(resourceType).map(resourceTypes::outputSchemaOf);
+        }
+
+        private Optional<ResourceTypeSpec> resourceType(String resourceType) {
+            return types.computeIfAbsent(resourceType, type -> resourceTypes.spec(orgId, type));
         }
 
         String schemaDigest(String resourceType) {
-            return schemas.computeIfAbsent(resourceType, type -> Digests.of(resourceTypes.spec(orgId, type)
+            return schemas.computeIfAbsent(resourceType, type -> Digests.of(resourceType(type)
                     .map(ResourceTypeSpec::outputSchema).filter(Objects::nonNull).orElse(json.nullNode())));
         }
 
-        String providerSecretsDigest(String key) {
+        /** The secret fields of a provider configuration, by its key ({@code type.id}). */
+        public Map<String, String> providerSecrets(String key) {
             return providerSecrets.computeIfAbsent(key, k -> {
                 String[] parts = k.split("\\.", 2);
-                return Digests.of(json.valueToTree(new TreeMap<>(providers.secretsFor(orgId, parts[0], parts[1]))));
+                return providers.secretsFor(orgId, parts[0], parts[1]);
             });
+        }
+
+        String providerSecretsDigest(String key) {
+            return providerDigests.computeIfAbsent(key, k -> Digests.of(json.valueToTree(new TreeMap<>(providerSecrets(k)))));
         }
     }
 
