@@ -178,16 +178,9 @@ public class ModuleService {
     }
 
     /**
-     * What a claimed job needs of its module version, read once: where its code comes from, and the outputs
-     * its code declares (empty when the code was not read).
-     */
-    public Optional<ModuleRun> forRun(UUID orgId, String slug, int number) {
-        return versions.findWithoutFlush(orgId, slug, number).map(this::run);
-    }
-
-    /**
-     * A module version as a claim needs it: what its job runs, and its secret inputs (opened only when asked
-     * for). One read for both, where a claim used to read the version once for each.
+     * A module version as a claim needs it: what its job runs (where its code comes from, and the outputs its
+     * code declares, empty when the code was not read), and its secret inputs, opened only when asked for and
+     * only for the resolution of a node being dispatched. One read for both.
      */
     public Optional<RunnableVersion> runnable(UUID orgId, String slug, int number) {
         return versions.findWithoutFlush(orgId, slug, number).map(v -> new RunnableVersion(run(v), () -> secrets(v)));
@@ -319,11 +312,6 @@ public class ModuleService {
         Map<String, String> masked = new TreeMap<>();
         secrets(version).keySet().forEach(name -> masked.put(name, SECRET_KEPT));
         return masked;
-    }
-
-    /** A module version's secret inputs, opened; only for the resolution of a node being dispatched. */
-    public Map<String, String> secretInputsOf(UUID orgId, String slug, int number) {
-        return versions.findWithoutFlush(orgId, slug, number).map(this::secrets).orElse(Map.of());
     }
 
     private JsonNode tree(Map<String, ?> value) {
