@@ -282,7 +282,7 @@ class Benchmarks {
         try (ProtocolRunner runner = runnerFor(polystack, env, runnerId, 1, Duration.ZERO)) {
             polystack.manifest(env, "shared:\n  one: { type: thing }\n");
             Map<String, Instant> claimed = new ConcurrentHashMap<>();
-            runner.onClaim = (job, nanos) -> claimed.put(job.deploymentId().toString(), Instant.now());
+            runner.onClaim = (job, at) -> claimed.put(job.deploymentId().toString(), at);
             // the first ones warm the JIT up: right after the control plane started, pickups took 80-120 ms and
             // fell to about 20 ms over the next hundred (a probe's claim, result and wait are paths nothing ran yet)
             int warmups = 50;

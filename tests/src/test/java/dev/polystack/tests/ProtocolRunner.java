@@ -32,8 +32,8 @@ final class ProtocolRunner implements AutoCloseable {
     private final List<Thread> slots = new CopyOnWriteArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
     final List<Executed> executed = new CopyOnWriteArrayList<>();
-    /** Called with each job and System.nanoTime() the moment its claim returned. */
-    volatile java.util.function.BiConsumer<ClaimedJob, Long> onClaim = (job, nanos) -> { };
+    /** Called with each job and the moment its claim returned. */
+    volatile java.util.function.BiConsumer<ClaimedJob, Instant> onClaim = (job, at) -> { };
     final List<String> failures = new CopyOnWriteArrayList<>();
 
     private ProtocolRunner(ControlPlane controlPlane, Duration work) {
@@ -67,10 +67,9 @@ final class ProtocolRunner implements AutoCloseable {
                 if (claimed.isEmpty()) {
                     continue;
                 }
-                long nanos = System.nanoTime();
                 Instant at = Instant.now();
                 ClaimedJob job = claimed.get();
-                onClaim.accept(job, nanos);
+                onClaim.accept(job, at);
                 if (!work.isZero()) {
                     Thread.sleep(work.toMillis());
                 }
