@@ -2,6 +2,7 @@ package dev.polystack.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.runner.protocol.CheckReport;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
 
@@ -15,7 +16,7 @@ import java.util.Set;
 /**
  * The OpenTofu commands of one job in its workspace: {@code init}, {@code plan -json -out}, {@code show -json}
  * of the plan, {@code apply -json} of the plan (a destroy is a {@code plan -destroy} applied), {@code show -json}
- * of the state and {@code output -json}. Every line goes to the sink; a cancel stops the running command.
+ * of the state and {@code output -json}; a check is a {@code plan -detailed-exitcode} that is never applied. Every line goes to the sink; a cancel stops the running command.
  * The same steps run in the agent's process and in a Kubernetes job pod.
  */
 public final class TofuSteps {
@@ -53,6 +54,9 @@ public final class TofuSteps {
     }
 
     public JobResult run() throws IOException, InterruptedException, StepFailed {
+        if ("check".equals(job.operation())) {
+            return check();
+        }
         boolean destroy = "destroy".equals(job.operation());
         step(List.of("init", "-input=false", "-no-color"), "init");
         List<String> plan = new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-out=" + Workspace.PLAN_FILE));
@@ -77,7 +81,37 @@ public final class TofuSteps {
         return new JobResult("succeeded", outputs, resources, summary, null);
     }
 
+    /**
+     * A check: {@code plan -detailed-exitcode} of the last applied configuration (exit code 2 means there are
+     * changes, not a failure), read with {@code show -json}. Never applies; the state is only read, under its
+     * lock for as long as the plan runs.
+     */
+    private JobResult check() throws IOException, InterruptedException, StepFailed {
+        step(List.of("init", "-input=false", "-no-color"), "init");
+        List<String> plan = new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-detailed-exitcode",
+                "-out=" + Workspace.PLAN_FILE));
+        if (job.refreshOnly()) {
+            plan.add("-refresh-only");
+        }
+        int exitCode = step(plan, "plan", 0, 2);
+        JsonNode planJson = TofuJson.read(capture(List.of("show", "-json", Workspace.PLAN_FILE), "show the check's plan"));
+        if (planJson.path("errored").asBoolean(false)) {
+            throw new StepFailed("the check's plan errored");
+        }
+        CheckReport report = CheckReports.read(planJson);
+        if (exitCode == 2 && !report.drifted() && !report.changesPending()) {
+            // tofu saw a difference the plan's JSON does not itemise (a root output): still a difference
+            report = new CheckReport(false, true, report.drift(), report.changes(), report.relevantAttributes());
+        }
+        return new JobResult("succeeded", null, null, TofuJson.planSummary(planJson), null, report);
+    }
+
     private void step(List<String> args, String name) throws IOException, InterruptedException, StepFailed {
+        step(args, name, 0);
+    }
+
+    /** Runs a command whose lines are shown; an exit code not in {@code accepted} fails the job. Returns the exit code. */
+    private int step(List<String> args, String name, int... accepted) throws IOException, InterruptedException, StepFailed {
         checkCancelled();
         Tofu.Outcome outcome = tofu.run(args, line -> {
             diagnostics.stdout(line);
@@ -86,9 +120,12 @@ public final class TofuSteps {
         if (outcome.cancelled()) {
             throw new StepFailed(name + " was cancelled");
         }
-        if (!outcome.succeeded()) {
-            throw failure("`" + name + "` failed", outcome.exitCode());
+        for (int code : accepted) {
+            if (outcome.exitCode() == code) {
+                return code;
+            }
         }
+        throw failure("`" + name + "` failed", outcome.exitCode());
     }
 
     /** Runs a command whose stdout is read, never shown (it may hold sensitive values); stderr is shown. */

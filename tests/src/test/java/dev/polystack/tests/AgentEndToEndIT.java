@@ -4,17 +4,14 @@ import dev.polystack.tests.standin.StandInTofu;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -75,15 +72,9 @@ class AgentEndToEndIT {
 
     @Test
     void withTheRealOpenTofuOrTerraformOnThePath() throws Exception {
-        Optional<Path> binary = Readme.realBinary();
-        if (binary.isEmpty()) {
-            System.out.println("SKIPPED AgentEndToEndIT.withTheRealOpenTofuOrTerraformOnThePath: neither tofu nor terraform on the PATH");
-        }
-        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH; install one to run this scenario against it");
+        Path binary = Readme.realBinaryOrSkip("AgentEndToEndIT.withTheRealOpenTofuOrTerraformOnThePath");
         // providers come from a mirror that refuses every connection: a provider download fails the same way everywhere
-        Path cliConfig = Files.createDirectories(workspace.resolve("cli")).resolve("mirror.tfrc");
-        Files.writeString(cliConfig, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
-        scenario(binary.get().toString(), "--cli-config=" + cliConfig);
+        scenario(binary.toString(), "--cli-config=" + Readme.offlineCliConfig(workspace.resolve("cli")));
     }
 
     private void scenario(String tofu, String... agentSettings) throws Exception {

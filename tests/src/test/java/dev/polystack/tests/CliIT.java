@@ -3,7 +3,6 @@ package dev.polystack.tests;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.RestAssured;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,13 +44,8 @@ class CliIT {
 
     @Test
     void aPipelineDeploysWaitsAndBranchesOnTheExitCode() throws Exception {
-        Optional<Path> binary = Readme.realBinary();
-        if (binary.isEmpty()) {
-            System.out.println("SKIPPED CliIT: neither tofu nor terraform on the PATH");
-        }
-        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH");
-        Path cliConfig = Files.createDirectories(workspace.resolve("cli")).resolve("mirror.tfrc");
-        Files.writeString(cliConfig, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
+        Path binary = Readme.realBinaryOrSkip("CliIT");
+        Path cliConfig = Readme.offlineCliConfig(workspace.resolve("cli"));
         try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
                 Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
             String url = platform.baseUrl();
@@ -81,7 +74,7 @@ class CliIT {
             Run cancelled = cli(ci, "cancel", waiting, "--env", "acme/shop/prod");
             assertThat(cancelled.exit()).as(cancelled::all).isZero();
 
-            try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.get().toString(), workspace.resolve("agent"), 2,
+            try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.toString(), workspace.resolve("agent"), 2,
                     "--cli-config=" + cliConfig)) {
                 // succeeds: a line per resource, then the outputs; exit 0
                 Run deployed = cli(ci, "deploy", "-f", good.toString(), "--env", "acme/shop/prod", "--wait", "--timeout", "5m");

@@ -1,5 +1,6 @@
 package dev.polystack.tests;
 
+import org.junit.jupiter.api.Assumptions;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,5 +44,25 @@ final class Readme {
         return Stream.of("tofu", "terraform").flatMap(name -> path == null ? Stream.empty()
                         : Stream.of(path.split(File.pathSeparator)).map(dir -> Path.of(dir, name)))
                 .filter(Files::isExecutable).findFirst();
+    }
+
+    /** The real binary; without one the calling test is skipped, saying so on the console (CI logs show it). */
+    static Path realBinaryOrSkip(String test) {
+        Optional<Path> binary = realBinary();
+        if (binary.isEmpty()) {
+            System.out.println("SKIPPED " + test + ": neither tofu nor terraform on the PATH");
+        }
+        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH; install one to run " + test);
+        return binary.get();
+    }
+
+    /**
+     * A CLI configuration whose provider mirror refuses every connection, so that a provider download fails the
+     * same way on every machine; the agent takes it as {@code --cli-config=}.
+     */
+    static Path offlineCliConfig(Path dir) throws IOException {
+        Path config = Files.createDirectories(dir).resolve("mirror.tfrc");
+        Files.writeString(config, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
+        return config;
     }
 }

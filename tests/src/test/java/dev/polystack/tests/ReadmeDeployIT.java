@@ -9,11 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A new user's first deployment, exactly as the README tells it: the walkthrough and the "Deploying"
@@ -31,11 +29,7 @@ class ReadmeDeployIT {
 
     @Test
     void theDeployingSectionSucceedsAsWrittenWithOutputsFlowingBetweenResources() throws Exception {
-        Optional<Path> binary = Readme.realBinary();
-        if (binary.isEmpty()) {
-            System.out.println("SKIPPED ReadmeDeployIT: neither tofu nor terraform is on the PATH");
-        }
-        assumeTrue(binary.isPresent(), "neither tofu nor terraform is on the PATH");
+        Path binary = Readme.realBinaryOrSkip("ReadmeDeployIT");
         Path home = Files.createDirectories(workspace.resolve("home"));
         try (PlatformProcess platform = new PlatformProcess(home.resolve(".polystack"),
                 Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
@@ -66,9 +60,9 @@ class ReadmeDeployIT {
                 assertThat(output).contains("\"status\":\"succeeded\"");
 
                 String agentOutput = read(agentLog);
-                String product = binary.get().getFileName().toString().equals("tofu") ? "OpenTofu" : "Terraform";
+                String product = binary.getFileName().toString().equals("tofu") ? "OpenTofu" : "Terraform";
                 assertThat(agentOutput).as("the agent names the binary it found").containsPattern(product + " \\d+\\.\\d+\\.\\d+ at `"
-                        + java.util.regex.Pattern.quote(binary.get().toString()) + "`");
+                        + java.util.regex.Pattern.quote(binary.toString()) + "`");
 
                 // the vpc's subnet_id flowed into the database's inputs: read back from the stored state
                 JsonPath graph = api().queryParam("outputs", true).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200)

@@ -1,6 +1,5 @@
 package dev.polystack.platform.audit;
 
-import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.security.OrgScope;
@@ -12,7 +11,6 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,14 +93,10 @@ public class AuditService {
             jpql.append(" and e.occurredAt < :to");
             parameters.put("to", to);
         }
-        if (page.after() != null) {
-            try {
-                String[] key = page.after().split("\\|", 2);
-                parameters.put("afterTime", Instant.parse(key[0]));
-                parameters.put("afterId", UUID.fromString(key[1]));
-            } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-                throw PlatformException.invalid("page_token", "is not a token this API issued");
-            }
+        PageRequest.InstantAndId after = page.afterInstantAndId();
+        if (after != null) {
+            parameters.put("afterTime", after.instant());
+            parameters.put("afterId", after.id());
             jpql.append(" and (e.occurredAt < :afterTime or (e.occurredAt = :afterTime and e.id < :afterId))");
         }
         jpql.append(" order by e.occurredAt desc, e.id desc");

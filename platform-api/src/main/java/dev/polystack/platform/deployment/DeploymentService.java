@@ -28,6 +28,7 @@ import dev.polystack.platform.deployment.scheduling.Removals;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.envtype.CheckSchedule;
 import dev.polystack.platform.manifest.GraphPlanner;
 import dev.polystack.platform.manifest.ManifestFormat;
 import dev.polystack.platform.manifest.ManifestProblems;
@@ -57,6 +58,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -152,16 +154,102 @@ public class DeploymentService {
             throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
                     + "; it takes no new deployments");
         }
+        if (request.mode() == DeploymentMode.CHECK) {
+            throw PlatformException.invalid("/mode", "checks are started with POST …/envs/" + environment.env() + "/checks");
+        }
         quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
         boolean force = Boolean.TRUE.equals(request.force());
+        // a deployment goes before checks: those queued or running are cancelled (they only read)
+        Optional<UUID> cancelledCheck = cancelChecks(environment);
         Deployment deployment = switch (request.mode()) {
             case PLAN, DEPLOY -> fromManifest(scope, environment, request, force, idempotencyKey, now);
             case DESTROY -> destroy(scope, environment, force, false, idempotencyKey, now);
             case ROLLBACK -> rollback(scope, environment, request, force, idempotencyKey, now);
-            case DRY_RUN -> throw new IllegalArgumentException("dry-run is answered by dryRun");
+            case DRY_RUN, CHECK -> throw new IllegalArgumentException(request.mode().wireName() + " is not created here");
         };
-        engine.advanceLocked(deployments.lock(deployment.id()));
+        if (cancelledCheck.isEmpty()) {
+            engine.advanceLocked(deployments.lock(deployment.id()));
+        }
         return new Created(view(deployment, environment, true), false);
+    }
+
+    /**
+     * Asks every unfinished check of the environment to stop. Returns the first one that still runs (its
+     * jobs stop at their next heartbeat; the next deployment starts when it ended), empty when none is left.
+     */
+    private Optional<UUID> cancelChecks(EnvironmentRef environment) {
+        Optional<UUID> running = Optional.empty();
+        for (Deployment check : deployments.unfinished(environment.id(), DeploymentMode.CHECK)) {
+            Deployment locked = deployments.lock(check.id());
+            locked.requestCancel(clock.instant());
+            engine.advanceLocked(locked);
+            if (!locked.status().isTerminal()) {
+                running = Optional.of(locked.id());
+            }
+        }
+        return running;
+    }
+
+    /**
+     * Starts a scheduled check of an environment when it is still due: taken under its row lock, skipped when
+     * another replica holds it, and looked at again under the lock (nothing runs or waits, its interval has
+     * passed since its last deployment or check ended, its organization has room for another check).
+     */
+    @Transactional
+    public boolean scheduledCheck(UUID environmentId, CheckSchedule schedule, Instant now, int maxPerOrganization) {
+        @SuppressWarnings("unchecked")
+        List<UUID> locked = deployments.getEntityManager().createNativeQuery(
+                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
+                .setParameter(1, environmentId).getResultList();
+        if (locked.isEmpty() || deployments.head(environmentId).isPresent()) {
+            return false;
+        }
+        Instant since = now.minus(Duration.ofMinutes(schedule.intervalMinutes()));
+        long recent = deployments.count("environmentId = ?1 and (finishedAt > ?2 or createdAt > ?2)", environmentId, since);
+        if (recent > 0) {
+            return false;
+        }
+        EnvironmentRef environment = environments.reference(environmentId, null);
+        long running = deployments.count("orgId = ?1 and mode = ?2 and status in ?3", environment.orgId(), DeploymentMode.CHECK.wireName(),
+                List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING));
+        if (running >= maxPerOrganization) {
+            return false;
+        }
+        Deployment deployment = new Deployment(environment.orgId(), environmentId, DeploymentMode.CHECK, null, null, false, false, null,
+                null, "scheduled check", now);
+        deployment.refreshOnly(Boolean.TRUE.equals(schedule.refreshOnly()));
+        deployments.persist(deployment);
+        deployments.flush();
+        engine.advanceLocked(deployments.lock(deployment.id()));
+        return true;
+    }
+
+    /**
+     * Starts a check of every active resource of an environment: a plan of what each was last applied with,
+     * never applied. Refused while a deployment of the environment runs or waits, since a check would
+     * only see that deployment's half-done work.
+     */
+    @Transactional
+    public DeploymentView check(OrgScope scope, String project, String env, boolean refreshOnly) {
+        EnvironmentRef environment = environments.reference(scope, project, env);
+        Instant now = clock.instant();
+        environments.lock(environment.id());
+        if (environment.status() != EnvironmentStatus.ACTIVE) {
+            throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
+                    + "; it is not checked");
+        }
+        Optional<Deployment> head = deployments.head(environment.id());
+        if (head.isPresent()) {
+            Deployment busy = head.get();
+            throw PlatformException.conflict((busy.mode() == DeploymentMode.CHECK ? "a check (" : "deployment (")
+                    + busy.mode().wireName() + ") " + busy.id() + " of `" + environment.path() + "` is " + busy.status().wireName()
+                    + "; checks run when the environment has no deployment running or waiting");
+        }
+        quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
+        Deployment deployment = begin(scope, environment, DeploymentMode.CHECK, null, null, false, false, null, now);
+        deployment.refreshOnly(refreshOnly);
+        engine.advanceLocked(deployments.lock(deployment.id()));
+        return view(deployment, environment, true);
     }
 
     /** The manifest's graph, with removals of active resources the graph no longer has. */
@@ -526,7 +614,7 @@ public class DeploymentService {
             ResourceIdentity identity = node.identity();
             views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), node.moduleSlug(),
                     node.moduleVersion(), node.runnerId() == null ? null : runners.slugOf(node.runnerId()), deployment.id(),
-                    displayStatus(node), null, null, node.finishedAt()));
+                    displayStatus(node), null, null, node.finishedAt(), null));
         }
         List<GraphView.Edge> edges = nodes.edges(deployment.id()).stream()
                 .map(e -> new GraphView.Edge(byId.get(e.from()).identity().toString(), byId.get(e.to()).identity().toString(), e.alias()))
@@ -542,10 +630,19 @@ public class DeploymentService {
         List<Object[]> latest = deployments.getEntityManager().createNativeQuery("""
                         select distinct on (n.res_type, n.res_class, n.res_id) n.res_type, n.res_class, n.res_id, n.status
                         from deployment_node n join deployment d on d.id = n.deployment_id
-                        where d.environment_id = ?1 order by n.res_type, n.res_class, n.res_id, d.created_at desc""")
+                        where d.environment_id = ?1 and n.operation <> 'check'
+                        order by n.res_type, n.res_class, n.res_id, d.created_at desc""")
                 .setParameter(1, environment.id()).getResultList();
         Map<String, String> statuses = new HashMap<>();
         latest.forEach(row -> statuses.put(row[0] + "/" + row[1] + "/" + row[2], (String) row[3]));
+        // a check's node says how the check went, not how the resource is: its findings are the open issues
+        @SuppressWarnings("unchecked")
+        List<Object[]> open = deployments.getEntityManager().createNativeQuery("""
+                        select res_type, res_class, res_id, count(*) from issue where environment_id = ?1 and state = 'open'
+                        group by res_type, res_class, res_id""")
+                .setParameter(1, environment.id()).getResultList();
+        Map<String, Integer> issues = new HashMap<>();
+        open.forEach(row -> issues.put(row[0] + "/" + row[1] + "/" + row[2], ((Number) row[3]).intValue()));
         List<GraphView.Node> views = new ArrayList<>();
         List<GraphView.Edge> edges = new ArrayList<>();
         for (ActiveResourceService.GraphRow resource : activeResources.graphRows(environment.id(), withOutputs)) {
@@ -553,7 +650,7 @@ public class DeploymentService {
             views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), resource.moduleSlug(),
                     resource.moduleVersion(), resource.runnerSlug(), resource.lastDeploymentId(),
                     statuses.getOrDefault(identity.toString(), "succeeded"), resource.outputs(), resource.tofuResources(),
-                    resource.updatedAt()));
+                    resource.updatedAt(), issues.getOrDefault(identity.toString(), 0)));
             for (ResourceDependency dependency : resource.dependencies()) {
                 edges.add(new GraphView.Edge(identity.toString(), dependency.resource().toString(), dependency.alias()));
             }

@@ -13,10 +13,11 @@ public record GraphView(List<Node> nodes, List<Edge> edges) {
     /**
      * @param outputs   output values, sensitive ones as {@code ***}
      * @param resources the OpenTofu resources the runner reported
+     * @param issues    how many open issues the resource has (environment graphs; absent in a deployment's graph)
      */
     public record Node(String type, @JsonProperty("class") String resourceClass, String id, String moduleId,
                        Integer moduleVersion, String runnerId, UUID lastDeploymentId, String status, JsonNode outputs,
-                       JsonNode resources, Instant updatedAt) {
+                       JsonNode resources, Instant updatedAt, Integer issues) {
     }
 
     /** {@code from} depends on {@code to}; {@code alias} is how it refers to it. */

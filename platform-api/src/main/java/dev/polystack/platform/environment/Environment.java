@@ -1,5 +1,11 @@
 package dev.polystack.platform.environment;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.envtype.CheckSchedule;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
@@ -34,6 +40,11 @@ public class Environment extends VersionedEntity {
 
     @Embedded
     private Management management = Management.none();
+
+    /** Its own check schedule, overriding its type's; null inherits the type's ({@link CheckSchedule}, as stored). */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private JsonNode checks;
 
     protected Environment() {
     }
@@ -78,6 +89,15 @@ public class Environment extends VersionedEntity {
         }
         status = next;
         touch(now);
+    }
+
+    /** Its own check schedule; null when it follows its environment type's. */
+    public CheckSchedule checks() {
+        return CheckSchedule.fromJson(checks);
+    }
+
+    void scheduleChecks(CheckSchedule schedule) {
+        this.checks = schedule == null ? null : schedule.toJson();
     }
 
     public Management management() {

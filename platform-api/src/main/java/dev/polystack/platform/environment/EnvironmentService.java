@@ -49,8 +49,12 @@ public class EnvironmentService {
         }
         quotas.requireRoom(scope.orgId(), Quota.ENVIRONMENTS_PER_PROJECT, "in project `" + project + "`",
                 () -> quotas.count("select count(*) from environment where project_id = ?1", projectId));
+        if (request.checks() != null) {
+            request.checks().validate("/checks");
+        }
         Environment environment = new Environment(scope.orgId(), projectId, request.id(), envTypeId, clock.instant());
         environment.manage(Management.of(request.managedBy(), request.protect()));
+        environment.scheduleChecks(request.checks() == null || request.checks().isEmpty() ? null : request.checks());
         environments.persist(environment);
         return view(environment, project);
     }
@@ -72,7 +76,13 @@ public class EnvironmentService {
                                   Long expectedVersion) {
         Environment environment = require(scope, project, id);
         Versions.check(expectedVersion, environment.version());
+        if (request.checks() != null) {
+            request.checks().validate("/checks");
+        }
         environment.changeType(envTypeId(scope, request.envTypeId()), clock.instant());
+        if (request.checks() != null) {
+            environment.scheduleChecks(request.checks().isEmpty() ? null : request.checks());
+        }
         environment.manage(environment.management().with(request.managedBy(), request.protect()));
         environments.flush();
         return view(environment, project);
@@ -189,6 +199,6 @@ public class EnvironmentService {
     private EnvironmentView view(Environment environment, String project) {
         return new EnvironmentView(environment.slug(), project, envTypes.slugOf(environment.envTypeId()),
                 environment.status(), environment.management().managedBy(), environment.management().isProtected(),
-                environment.createdAt(), environment.updatedAt(), environment.version());
+                environment.checks(), environment.createdAt(), environment.updatedAt(), environment.version());
     }
 }

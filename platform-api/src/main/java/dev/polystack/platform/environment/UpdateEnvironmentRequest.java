@@ -3,7 +3,10 @@ package dev.polystack.platform.environment;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
+import dev.polystack.platform.envtype.CheckSchedule;
+import jakarta.validation.Valid;
 
 public record UpdateEnvironmentRequest(@Slug String envTypeId,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version,
+        @Valid CheckSchedule checks) {
 }

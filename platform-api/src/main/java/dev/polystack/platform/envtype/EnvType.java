@@ -1,5 +1,10 @@
 package dev.polystack.platform.envtype;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import jakarta.persistence.Column;
@@ -26,6 +31,11 @@ public class EnvType extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
+    /** When it is checked without being asked ({@link CheckSchedule}, as stored). */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private JsonNode checks;
+
     protected EnvType() {
     }
 
@@ -51,6 +61,14 @@ public class EnvType extends VersionedEntity {
     void describe(String description, Instant now) {
         this.description = description;
         touch(now);
+    }
+
+    public CheckSchedule checks() {
+        return CheckSchedule.fromJson(checks);
+    }
+
+    void scheduleChecks(CheckSchedule schedule) {
+        this.checks = schedule == null ? null : schedule.toJson();
     }
 
     public Management management() {

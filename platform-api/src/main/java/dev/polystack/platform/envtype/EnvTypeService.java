@@ -32,7 +32,11 @@ public class EnvTypeService {
         if (envTypes.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("environment type `" + request.id() + "` already exists");
         }
+        if (request.checks() != null) {
+            request.checks().validate("/checks");
+        }
         EnvType type = new EnvType(scope.orgId(), request.id(), request.description(), clock.instant());
+        type.scheduleChecks(request.checks() == null || request.checks().isEmpty() ? null : request.checks());
         type.manage(Management.of(request.managedBy(), request.protect()));
         envTypes.persist(type);
         return EnvTypeView.of(type);
@@ -53,7 +57,13 @@ public class EnvTypeService {
     public EnvTypeView update(OrgScope scope, String id, UpdateEnvTypeRequest request, Long expectedVersion) {
         EnvType type = require(scope, id);
         Versions.check(expectedVersion, type.version());
+        if (request.checks() != null) {
+            request.checks().validate("/checks");
+        }
         type.describe(request.description(), clock.instant());
+        if (request.checks() != null) {
+            type.scheduleChecks(request.checks().isEmpty() ? null : request.checks());
+        }
         type.manage(type.management().with(request.managedBy(), request.protect()));
         envTypes.flush();
         return EnvTypeView.of(type);

@@ -2,8 +2,10 @@ package dev.polystack.platform.envtype;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.polystack.platform.common.web.ManagedBy;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Size;
 
 public record UpdateEnvTypeRequest(@Size(max = 1000) String description,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version,
+        @Valid CheckSchedule checks) {
 }

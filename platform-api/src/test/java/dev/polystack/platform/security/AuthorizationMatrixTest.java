@@ -58,11 +58,13 @@ class AuthorizationMatrixTest {
                 "getResourceType", "listProviders", "getProvider", "listModules", "getModule", "listModuleVersions",
                 "getModuleVersion", "listModuleRules", "getModuleRule", "listRunners", "getRunner", "listRunnerRules",
                 "getRunnerRule", "listManifests", "getManifest", "listDeployments", "getDeployment", "getDeploymentGraph",
-                "getDeploymentLogs", "waitForDeployment", "getResourceGraph", "explainResource", "getQuotas")) {
+                "getDeploymentLogs", "waitForDeployment", "getResourceGraph", "explainResource", "getQuotas", "listEnvironmentIssues",
+                "listIssues")) {
             EXPECTED.put(op, Needs.VIEWER);
         }
         for (String op : List.of("createProject", "updateProject", "deleteProject", "createEnvironment", "updateEnvironment",
-                "deleteEnvironment", "putManifest", "dryRunManifest", "putScoreManifest", "createDeployment", "cancelDeployment")) {
+                "deleteEnvironment", "putManifest", "dryRunManifest", "putScoreManifest", "createDeployment", "cancelDeployment",
+                "startCheck", "acknowledgeIssue")) {
             EXPECTED.put(op, Needs.DEVELOPER);
         }
         for (String op : List.of("createEnvType", "updateEnvType", "deleteEnvType", "createResourceType", "updateResourceType",
@@ -339,7 +341,7 @@ class AuthorizationMatrixTest {
             params.put("version_id", UUID.randomUUID().toString());
             params.put("rule_id", path.contains("module-rules") ? values.get("module_rule") : values.get("runner_rule"));
             params.put("id", path.contains("/deployments/") ? values.get("deployment")
-                    : path.contains("/service-users/") ? "ci" : path.contains("/providers/") ? "default" : "x");
+                    : path.contains("/issues/") ? UUID.randomUUID().toString() : path.contains("/service-users/") ? "ci" : path.contains("/providers/") ? "default" : "x");
             String concrete = path;
             for (Map.Entry<String, String> param : params.entrySet()) {
                 concrete = concrete.replace("{" + param.getKey() + "}", param.getValue());
@@ -408,6 +410,7 @@ class AuthorizationMatrixTest {
                 case "updateRunner" -> Map.of("public_key", dev.polystack.platform.runner.RunnerKeys.toPem(RunnerDriver.newKeys().getPublic()), "max_concurrent_jobs", 4);
                 case "createRunnerRule" -> Map.of("runner_id", "r1", "resource_class", id.replace("-", "_"));
                 case "createDeployment" -> Map.of("mode", "dry-run");
+                case "acknowledgeIssue" -> Map.of("comment", "matrix");
                 case "appendJobLogs" -> Map.of("batch", 0, "lines", List.of(Map.of("message", "hello")));
                 case "reportJobResult" -> Map.of("status", "failed", "error", Map.of("summary", "matrix"));
                 default -> none.apply(operation);

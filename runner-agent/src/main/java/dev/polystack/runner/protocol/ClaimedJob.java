@@ -7,11 +7,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.UUID;
 
-/** A job as the control plane hands it out (the agent's own copy of the wire format). */
+/**
+ * A job as the control plane hands it out (the agent's own copy of the wire format).
+ *
+ * @param operation   plan, apply, destroy or check
+ * @param refreshOnly for a check: plan with {@code -refresh-only} (what changed outside, not what an apply would do)
+ */
 public record ClaimedJob(UUID jobId, UUID deploymentId, int attempt, String operation, Resource resource,
                          Environment environment, Module module, ObjectNode inputs, List<String> sensitiveInputs,
                          List<Provider> providers, List<String> outputs, State state, long leaseSeconds,
-                         long heartbeatSeconds) {
+                         long heartbeatSeconds, boolean refreshOnly) {
+
+    public ClaimedJob(UUID jobId, UUID deploymentId, int attempt, String operation, Resource resource, Environment environment,
+                      Module module, ObjectNode inputs, List<String> sensitiveInputs, List<Provider> providers, List<String> outputs,
+                      State state, long leaseSeconds, long heartbeatSeconds) {
+        this(jobId, deploymentId, attempt, operation, resource, environment, module, inputs, sensitiveInputs, providers, outputs,
+                state, leaseSeconds, heartbeatSeconds, false);
+    }
 
     public record Resource(String type, @JsonProperty("class") String resourceClass, String id) {
         @Override

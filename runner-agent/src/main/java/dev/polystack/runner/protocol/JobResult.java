@@ -9,7 +9,11 @@ import java.util.Map;
 /** How a job ended, sent to the control plane. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(String status, Map<String, Output> outputs, List<JsonNode> resources, PlanSummary planSummary,
-                        Error error) {
+                        Error error, CheckReport check) {
+
+    public JobResult(String status, Map<String, Output> outputs, List<JsonNode> resources, PlanSummary planSummary, Error error) {
+        this(status, outputs, resources, planSummary, error, null);
+    }
 
     public record Output(JsonNode value, boolean sensitive) {
     }

@@ -6,7 +6,10 @@ import jakarta.ws.rs.QueryParam;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Base64;
+import java.util.UUID;
 
 /**
  * Keyset pagination parameters. The page token is opaque to clients: it carries the sort key of the
@@ -56,6 +59,24 @@ public class PageRequest {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
         return key;
+    }
+
+    /** A sort key of an instant and an id ({@code "2026-12-02T00:56:19Z|<uuid>"}), newest first. */
+    public record InstantAndId(Instant instant, UUID id) {
+    }
+
+    /** {@link #after()} of a list sorted by an instant and an id, or null for the first page. */
+    public InstantAndId afterInstantAndId() {
+        String after = after();
+        if (after == null) {
+            return null;
+        }
+        try {
+            String[] key = after.split("\\|", 2);
+            return new InstantAndId(Instant.parse(key[0]), UUID.fromString(key[1]));
+        } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
     }
 
     public static String tokenFor(String sortKey) {

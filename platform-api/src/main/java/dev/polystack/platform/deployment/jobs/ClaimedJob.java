@@ -11,13 +11,14 @@ import java.util.UUID;
  * Everything an agent needs to run one job. Carries secrets (provider secrets, sensitive inputs, the
  * job's state credentials): it exists only in the claim response.
  *
- * @param operation plan, apply or destroy
- * @param outputs   the outputs the resource type declares; the agent reads these from the module
+ * @param operation   plan, apply, destroy or check
+ * @param outputs     the outputs the resource type declares; the agent reads these from the module
+ * @param refreshOnly for a check: plan with {@code -refresh-only} (what changed outside, not what an apply would do)
  */
 public record ClaimedJob(UUID jobId, UUID deploymentId, int attempt, String operation, Resource resource,
                          Environment environment, Module module, ObjectNode inputs, List<String> sensitiveInputs,
                          List<Provider> providers, List<String> outputs, State state, long leaseSeconds,
-                         long heartbeatSeconds) {
+                         long heartbeatSeconds, boolean refreshOnly) {
 
     public record Resource(String type, @JsonProperty("class") String resourceClass, String id) {
     }

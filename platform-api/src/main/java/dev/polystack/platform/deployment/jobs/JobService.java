@@ -21,6 +21,7 @@ import dev.polystack.platform.deployment.model.NodeResolver;
 import dev.polystack.platform.deployment.model.NodeSpecs;
 import dev.polystack.platform.deployment.model.NodeStatus;
 import dev.polystack.platform.deployment.model.ResolvedNode;
+import dev.polystack.platform.deployment.scheduling.Checks;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
@@ -81,6 +82,9 @@ public class JobService implements StateCredentials {
 
     @Inject
     DeploymentEngine engine;
+
+    @Inject
+    Checks checks;
 
     @Inject
     NodeResolver resolver;
@@ -205,6 +209,7 @@ public class JobService implements StateCredentials {
     private DeploymentEngine.Ended unresolvable(Job job, DeploymentNode node, String error, Instant now) {
         logs.appendNodeLine(job.deploymentId(), node.id(), "error", "resolution", error, now);
         job.end(JobStatus.CANCELLED, now);
+        checks.ended(deployments.findById(job.deploymentId()), node, NodeStatus.FAILED, error, null, now);
         node.end(NodeStatus.FAILED, error, null, now);
         return new DeploymentEngine.Ended(job.deploymentId(), node.id());
     }
@@ -236,7 +241,8 @@ public class JobService implements StateCredentials {
                 new ClaimedJob.Module(node.moduleSlug(), node.moduleVersion(), source.moduleSource(), source.moduleSourceCode()),
                 resolved.inputs(), resolved.sensitiveInputs(), providerBlocks, outputs,
                 new ClaimedJob.State(address, address, address, job.id().toString(), token),
-                settings.lease().toSeconds(), settings.heartbeatInterval().toSeconds());
+                settings.lease().toSeconds(), settings.heartbeatInterval().toSeconds(),
+                node.operation() == NodeOperation.CHECK && deployments.findById(job.deploymentId()).refreshOnly());
     }
 
     /** Extends a job's lease; the reply says whether it was cancelled meanwhile. */
@@ -342,8 +348,11 @@ public class JobService implements StateCredentials {
             error = error.substring(0, MAX_ERROR - TRUNCATED.length()) + TRUNCATED;
         }
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
+        // only a check reports what it found; anything else's report is not stored
+        JsonNode checkReport = result.check() == null || node.operation() != NodeOperation.CHECK ? null : json.valueToTree(result.check());
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
-        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary));
+        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary,
+                checkReport));
         // a slot of the organization's concurrent jobs is free: the runners whose jobs wait for one may claim
         if (quotas.used(job.orgId(), Quota.CONCURRENT_JOBS) + 1 >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
             engine.wakeRunnersWithQueuedJobs(job.orgId());

@@ -56,6 +56,9 @@ public class Deployment extends VersionedEntity {
     @Column(name = "allow_destroy", nullable = false)
     private boolean allowDestroy;
 
+    @Column(name = "refresh_only", nullable = false)
+    private boolean refreshOnly;
+
     @Column(name = "stalled_reason")
     private String stalledReason;
 
@@ -153,6 +156,15 @@ public class Deployment extends VersionedEntity {
     }
 
     /** A rollback: whether it may destroy live resources that its target did not have. */
+    /** For a check: plan with {@code -refresh-only}. */
+    public boolean refreshOnly() {
+        return refreshOnly;
+    }
+
+    public void refreshOnly(boolean refreshOnly) {
+        this.refreshOnly = refreshOnly;
+    }
+
     public boolean allowDestroy() {
         return allowDestroy;
     }

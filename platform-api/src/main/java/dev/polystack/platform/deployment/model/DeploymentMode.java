@@ -9,7 +9,9 @@ public enum DeploymentMode {
     PLAN("plan"),
     DEPLOY("deploy"),
     DESTROY("destroy"),
-    ROLLBACK("rollback");
+    ROLLBACK("rollback"),
+    /** Plans each resource's last applied configuration to find drift; never applies. Started by {@code POST …/checks}. */
+    CHECK("check");
 
     private final String wireName;
 

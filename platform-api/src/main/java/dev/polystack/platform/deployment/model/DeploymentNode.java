@@ -92,6 +92,12 @@ public class DeploymentNode {
 
     private String error;
 
+    /** What a check found (drift, changes, relevant attributes), as the runner reported it. */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "check_report")
+    private JsonNode checkReport;
+
     @Column(name = "queued_at")
     private Instant queuedAt;
 
@@ -209,6 +215,14 @@ public class DeploymentNode {
 
     public JsonNode planSummary() {
         return planSummary;
+    }
+
+    public JsonNode checkReport() {
+        return checkReport;
+    }
+
+    public void reported(JsonNode checkReport) {
+        this.checkReport = checkReport;
     }
 
     public String error() {

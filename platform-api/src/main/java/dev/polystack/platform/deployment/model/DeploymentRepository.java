@@ -46,18 +46,24 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
         return find("environmentId = ?1 and id = ?2", environmentId, id).firstResultOptional();
     }
 
-    /** The deployment of an environment that runs now, or else the oldest queued one. */
     /** Records why a deployment cannot advance (in its own transaction: the advance that failed rolled back). */
     public void markStalled(UUID deploymentId, String reason, Instant now) {
         getEntityManager().createNativeQuery("update deployment set stalled_reason = ?1, stalled_at = coalesce(stalled_at, ?2) where id = ?3")
                 .setParameter(1, reason).setParameter(2, now).setParameter(3, deploymentId).executeUpdate();
     }
 
+    /** The deployment of an environment that runs now, or else the oldest queued one. */
     public Optional<Deployment> head(UUID environmentId) {
         return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
                 List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).firstResultOptional()
                 .map(first -> find("environmentId = ?1 and status = ?2", environmentId, DeploymentStatus.RUNNING)
                         .firstResultOptional().orElse(first));
+    }
+
+    /** The environment's queued and running deployments of a mode, oldest first. */
+    public List<Deployment> unfinished(UUID environmentId, DeploymentMode mode) {
+        return find("environmentId = ?1 and mode = ?2 and status in ?3 order by createdAt, id", environmentId, mode.wireName(),
+                List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).list();
     }
 
     public Optional<Deployment> byIdempotencyKey(UUID environmentId, String key, Instant notBefore) {

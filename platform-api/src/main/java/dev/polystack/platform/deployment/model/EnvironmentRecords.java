@@ -16,6 +16,7 @@ public class EnvironmentRecords {
             "delete from deployment_log_counter where deployment_id in (select id from deployment where environment_id = ?1)",
             "delete from state_lock where environment_id = ?1",
             "delete from state_version where environment_id = ?1",
+            "delete from issue where environment_id = ?1",
             "delete from active_resource where environment_id = ?1",
             "delete from job where deployment_id in (select id from deployment where environment_id = ?1)",
             "delete from deployment_edge where deployment_id in (select id from deployment where environment_id = ?1)",

@@ -12,7 +12,8 @@ import java.util.Set;
  * @param outputs     output values by name (applies)
  * @param resources   the OpenTofu resources in the state after the job
  * @param planSummary {@code {add, change, destroy}}
+ * @param checkReport what a check found (checks only)
  */
 public record JobOutcome(NodeStatus status, String error, ObjectNode outputs, Set<String> sensitiveOutputs,
-                         JsonNode resources, JsonNode planSummary) {
+                         JsonNode resources, JsonNode planSummary, JsonNode checkReport) {
 }

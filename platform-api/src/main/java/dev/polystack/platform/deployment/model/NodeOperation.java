@@ -6,7 +6,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum NodeOperation {
     PLAN("plan"),
     APPLY("apply"),
-    DESTROY("destroy");
+    DESTROY("destroy"),
+    /** {@code plan -detailed-exitcode} of the last applied configuration, never applied. */
+    CHECK("check");
 
     private final String wireName;
 

@@ -14,6 +14,7 @@ import dev.polystack.platform.deployment.model.Job;
 import dev.polystack.platform.deployment.model.JobOutcome;
 import dev.polystack.platform.deployment.model.JobRepository;
 import dev.polystack.platform.deployment.model.JobStatus;
+import dev.polystack.platform.deployment.model.DeploymentMode;
 import dev.polystack.platform.deployment.model.NodeOperation;
 import dev.polystack.platform.deployment.model.NodeRepository;
 import dev.polystack.platform.deployment.model.NodeResolver;
@@ -97,6 +98,9 @@ public class DeploymentEngine {
 
     @Inject
     Removals removals;
+
+    @Inject
+    Checks checks;
 
     @Inject
     MeterRegistry meters;
@@ -241,8 +245,12 @@ public class DeploymentEngine {
             }
             deployment.start(now);
             graphs.remove(deployment.id());  // an earlier start that did not commit may have left one
-            // what is removed is decided now, from what the environment holds when this deployment starts
-            removals.add(deployment);
+            // what is removed (or checked) is decided now, from what the environment holds when this deployment starts
+            if (deployment.mode() == DeploymentMode.CHECK) {
+                checks.add(deployment, now);
+            } else {
+                removals.add(deployment);
+            }
             ended = null;
         }
         Step step = new Step(deployment, now);
@@ -447,6 +455,16 @@ public class DeploymentEngine {
         String action;
         try {
             switch (node.operation()) {
+                case CHECK -> {
+                    if (active.isEmpty()) {
+                        node.end(NodeStatus.SKIPPED, "not checked: the resource is no longer active", null, now);
+                        return;
+                    }
+                    // what its last apply used, copied when the check started: queued as it is, never resolved again
+                    node.queue("check", null, now);
+                    enqueue(deployment, node, now, step.wake);
+                    return;
+                }
                 case DESTROY -> {
                     if (active.isEmpty()) {
                         // someone else removed it meanwhile: what this node was for already holds
@@ -478,6 +496,7 @@ public class DeploymentEngine {
         } catch (RulesException e) {
             String error = NodeResolver.unresolved(e);
             logs.appendNodeLine(deployment.id(), node.id(), "error", "resolution", error, now);
+            checks.ended(deployment, node, NodeStatus.FAILED, error, null, now);
             node.end(NodeStatus.FAILED, error, null, now);
             return;
         }
@@ -540,6 +559,10 @@ public class DeploymentEngine {
                 }
             }
         }
+        if (outcome.checkReport() != null && node.operation() == NodeOperation.CHECK) {
+            node.reported(outcome.checkReport());
+        }
+        checks.ended(deployment, node, outcome.status(), outcome.error(), outcome.checkReport(), now);
         node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
         return Optional.of(new Ended(deployment.id(), node.id()));
     }
@@ -570,8 +593,10 @@ public class DeploymentEngine {
             enqueue(deployment, node, now, wake);
             wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
         } else {
-            node.end(deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED,
-                    "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")", null, now);
+            NodeStatus status = deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED;
+            String error = "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")";
+            checks.ended(deployment, node, status, error, null, now);
+            node.end(status, error, null, now);
         }
         return advanceLocked(deployment);
     }

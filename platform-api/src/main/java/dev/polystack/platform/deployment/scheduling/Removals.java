@@ -78,7 +78,7 @@ public class Removals {
         nodes.addEdges(deployment.id(), edges);
     }
 
-    /** What a deployment keeps of the active resources; null when it removes nothing (plans). */
+    /** What a deployment keeps of the active resources; null when it removes nothing (plans, checks). */
     Set<ResourceIdentity> kept(Deployment deployment) {
         return switch (deployment.mode()) {
             case DEPLOY -> nodes.identities(deployment.id(), NodeOperation.APPLY);
@@ -88,7 +88,7 @@ public class Removals {
                 yield kept;
             }
             case DESTROY -> Set.of();
-            case PLAN, DRY_RUN -> null;
+            case PLAN, CHECK, DRY_RUN -> null;
         };
     }
 

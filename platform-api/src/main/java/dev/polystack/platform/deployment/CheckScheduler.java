@@ -1,0 +1,109 @@
+package dev.polystack.platform.deployment;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.envtype.CheckSchedule;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Starts the checks that are due: an environment whose schedule (its own, else its type's) has an interval is
+ * checked that long after its last deployment or check ended, inside the schedule's window, when nothing of
+ * it runs or waits. Stateless: every replica runs it, and an environment is taken under its row lock
+ * ({@code skip locked}) and looked at again there, so a check is started once whichever replica gets it.
+ */
+@ApplicationScoped
+public class CheckScheduler {
+
+    private static final Logger LOG = Logger.getLogger(CheckScheduler.class);
+    private static final int BATCH = 100;
+
+    @Inject
+    EntityManager entityManager;
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    ObjectMapper json;
+
+    /** At most this many checks of one organization run or wait at once; deployments are not limited by them. */
+    @ConfigProperty(name = "polystack.checks.max-per-organization", defaultValue = "4")
+    int maxPerOrganization;
+
+    /** A due environment and its effective schedule. */
+    record Due(UUID environmentId, CheckSchedule schedule) {
+    }
+
+    @Scheduled(every = "${polystack.checks.schedule-interval:60s}", delayed = "${polystack.checks.schedule-interval:60s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void scheduled() {
+        try {
+            int started = startDue(clock.instant());
+            if (started > 0) {
+                LOG.infof("Started %d scheduled check(s)", started);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("Scheduling checks failed (%s); it runs again shortly", e.getMessage());
+        }
+    }
+
+    /** Starts every check due at {@code now}; returns how many it started. */
+    public int startDue(Instant now) {
+        int started = 0;
+        for (Due due : QuarkusTransaction.requiringNew().call(() -> due(now))) {
+            if (!due.schedule().allows(now)) {
+                continue;
+            }
+            try {
+                if (QuarkusTransaction.requiringNew().call(() -> deployments.scheduledCheck(due.environmentId(), due.schedule(), now,
+                        maxPerOrganization))) {
+                    started++;
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("Could not start the scheduled check of environment %s: %s", due.environmentId(), e.getMessage());
+            }
+        }
+        return started;
+    }
+
+    /** Environments whose interval has passed since their last deployment or check, with nothing running or waiting. */
+    private List<Due> due(Instant now) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = entityManager.createNativeQuery("""
+                        select e.id, cast(coalesce(e.checks, t.checks) as text)
+                        from environment e join env_type t on t.id = e.env_type_id
+                        where e.status = 'active'
+                          and coalesce((coalesce(e.checks, t.checks) ->> 'interval_minutes')::int, 0) >= ?2
+                          and exists (select 1 from active_resource r where r.environment_id = e.id)
+                          and not exists (select 1 from deployment d where d.environment_id = e.id
+                                          and (d.status in ('queued', 'running')
+                                               or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
+                                                  - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
+                        order by e.id limit ?3""")
+                .setParameter(1, now).setParameter(2, CheckSchedule.MIN_INTERVAL).setParameter(3, BATCH).getResultList();
+        List<Due> due = new ArrayList<>();
+        for (Object[] row : rows) {
+            try {
+                due.add(new Due((UUID) row[0], CheckSchedule.fromJson(json.readTree((String) row[1]))));
+            } catch (JsonProcessingException e) {
+                LOG.warnf("Environment %s has a check schedule that cannot be read: %s", row[0], e.getOriginalMessage());
+            }
+        }
+        return due;
+    }
+}

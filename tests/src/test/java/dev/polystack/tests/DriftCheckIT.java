@@ -1,0 +1,167 @@
+package dev.polystack.tests;
+
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Drift checks with the real binary: the packaged control plane, a runner agent running {@code terraform}
+ * (or {@code tofu}), and modules whose {@code terraform_data} reads local files that the test changes
+ * behind Polystack's back. A check plans each resource's last applied configuration and never applies;
+ * what it finds becomes issues, and an apply puts the resource back and resolves them.
+ */
+class DriftCheckIT {
+
+    private static final String ADMIN = "pst_drift-admin-token-0123456789abcdefghijklmnopqrs";
+    private static final String ENV = "/api/v1/orgs/acme/projects/shop/envs/prod";
+
+    /** {@code input} follows a file (an update when it changes); {@code triggers_replace} another (a replace). */
+    private static final String MODULE = """
+            variable "path" { type = string }
+            variable "replace_path" {
+              type    = string
+              default = ""
+            }
+            resource "terraform_data" "this" {
+              input            = file(var.path)
+              triggers_replace = var.replace_path == "" ? null : file(var.replace_path)
+            }
+            output "content" { value = terraform_data.this.output }
+            """;
+
+    @TempDir
+    Path workspace;
+
+    @Test
+    void aCheckFindsWhatChangedOutsideAndAnApplyPutsItBack() throws Exception {
+        Path binary = Readme.realBinaryOrSkip("DriftCheckIT");
+        Path cliConfig = Readme.offlineCliConfig(workspace.resolve("cli"));
+        Path files = Files.createDirectories(workspace.resolve("outside"));
+        Path webFile = Files.writeString(files.resolve("web.txt"), "one");
+        Path dbFile = Files.writeString(files.resolve("db.txt"), "data");
+        Path dbIdentity = Files.writeString(files.resolve("db-identity.txt"), "first");
+
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            configure(url);
+            Path key = workspace.resolve("keys/r1.key");
+            api(url).body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
+                    .post("/api/v1/orgs/acme/runners").then().statusCode(201);
+            api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.toString(), workspace.resolve("agent"), 2,
+                    "--cli-config=" + cliConfig)) {
+                String manifest = """
+                        workloads:
+                          app:
+                            resources:
+                              web: { type: watched, params: { path: "%s" } }
+                              db: { type: watched, params: { path: "%s", replace_path: "%s" } }
+                        """.formatted(webFile, dbFile, dbIdentity);
+                api(url).contentType("application/yaml").body(manifest.getBytes(StandardCharsets.UTF_8)).put(ENV + "/manifest")
+                        .then().statusCode(201);
+                assertThat(waitFor(url, start(url, ENV + "/deployments", Map.of("mode", "deploy")), agent)).isEqualTo("succeeded");
+
+                // nothing changed: a check finds nothing
+                String quiet = start(url, ENV + "/checks", Map.of());
+                assertThat(waitFor(url, quiet, agent)).isEqualTo("succeeded");
+                assertThat(nodes(url, quiet)).extracting(n -> n.get("id") + " " + n.get("status"))
+                        .containsExactlyInAnyOrder("app.web succeeded", "app.db succeeded");
+                assertThat(issues(url, "?state=open")).isEmpty();
+
+                // someone changes both files outside Polystack
+                Files.writeString(webFile, "two");
+                Files.writeString(dbIdentity, "second");
+                String check = start(url, ENV + "/checks", Map.of());
+                assertThat(waitFor(url, check, agent)).isEqualTo("succeeded");
+                List<Map<String, Object>> open = issues(url, "?state=open");
+                System.out.println("DriftCheckIT issues from the real binary: " + open);
+                assertThat(open).extracting(i -> i.get("resource_id") + " " + i.get("kind"))
+                        .containsExactlyInAnyOrder("app.web drift", "app.db destructive-drift");
+                assertThat(open).filteredOn(i -> i.get("resource_id").equals("app.db")).singleElement()
+                        .satisfies(i -> assertThat((String) i.get("summary")).contains("module.main.terraform_data.this",
+                                "replace_because_cannot_update"));
+                // a check never applies: the state still holds what was applied
+                assertThat(stateOf(url, "app.web")).contains("\"one\"").doesNotContain("\"two\"");
+
+                // a refresh-only check asks only what changed in the world: terraform_data has nothing to refresh
+                String refresh = start(url, ENV + "/checks", Map.of("refresh_only", true));
+                assertThat(waitFor(url, refresh, agent)).isEqualTo("succeeded");
+                assertThat(issues(url, "?state=open")).as("a refresh-only check cannot tell that what a full check found is gone")
+                        .hasSize(2);
+                assertThat(nodes(url, refresh)).extracting(n -> n.get("id") + " " + n.get("status"))
+                        .containsExactlyInAnyOrder("app.web succeeded", "app.db succeeded");
+
+                // a forced deployment applies the last configuration again: the world follows, the issues stay resolved
+                String deploy = start(url, ENV + "/deployments", Map.of("mode", "deploy", "force", true));
+                assertThat(waitFor(url, deploy, agent)).isEqualTo("succeeded");
+                assertThat(stateOf(url, "app.web")).contains("\"two\"");
+                String after = start(url, ENV + "/checks", Map.of());
+                assertThat(waitFor(url, after, agent)).isEqualTo("succeeded");
+                assertThat(issues(url, "?state=open")).isEmpty();
+                assertThat(issues(url, "?state=resolved")).hasSize(2);
+            }
+        }
+    }
+
+    private static void configure(String url) {
+        api(url).body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
+        api(url).body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
+        api(url).body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
+        api(url).body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api(url).body(Map.of("id", "watched")).post("/api/v1/orgs/acme/resource-types").then().statusCode(201);
+        api(url).body(Map.of("id", "watched", "resource_type", "watched", "module_source", "inline", "module_source_code", MODULE,
+                        "module_params", Map.of("path", Map.of("type", "string"),
+                                "replace_path", Map.of("type", "string", "is_optional", true))))
+                .post("/api/v1/orgs/acme/modules").then().statusCode(201);
+        api(url).body(Map.of("module_id", "watched")).post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
+    }
+
+    private static String start(String url, String path, Map<String, Object> body) {
+        return api(url).body(body).post(path).then().statusCode(201).extract().path("id");
+    }
+
+    private static String waitFor(String url, String id, AgentProcess agent) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            String status = api(url).queryParam("timeout", "30s").get(ENV + "/deployments/{id}/wait", id).then().statusCode(200)
+                    .extract().path("status");
+            if (!status.equals("queued") && !status.equals("running")) {
+                if (!status.equals("succeeded")) {
+                    System.out.println("DriftCheckIT " + id + " " + status + ": " + nodes(url, id) + "\nagent log:\n" + agent.log());
+                }
+                return status;
+            }
+        }
+        throw new AssertionError("deployment " + id + " did not end; agent log:\n" + agent.log());
+    }
+
+    private static List<Map<String, Object>> nodes(String url, String id) {
+        return api(url).get(ENV + "/deployments/{id}", id).then().statusCode(200).extract().jsonPath().getList("nodes");
+    }
+
+    private static List<Map<String, Object>> issues(String url, String query) {
+        return api(url).get(ENV + "/issues" + query).then().statusCode(200).extract().jsonPath().getList("items");
+    }
+
+    private static String stateOf(String url, String resource) {
+        String versions = ENV + "/state/watched/default/" + resource + "/versions";
+        String latest = api(url).get(versions).then().statusCode(200).extract().path("[0].id");
+        return api(url).get(versions + "/" + latest).then().statusCode(200).extract().asString();
+    }
+
+    private static RequestSpecification api(String url) {
+        return RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+}
