@@ -6,14 +6,14 @@ import '@xyflow/react/dist/style.css'
 import { toneOf } from '../components/Status'
 import { layoutGraph, NODE_WIDTH, type GraphEdgeInput, type GraphNodeInput } from './layout'
 
-type ResourceNodeData = { label: string; sublabel?: string; status?: string; selected: boolean }
+type ResourceNodeData = { label: string; sublabel?: string; status?: string; issues?: number; selected: boolean }
 
 function ResourceNode({ data }: NodeProps<Node<ResourceNodeData>>) {
   return (
     <div className={`graph-node ${toneOf(data.status)}${data.selected ? ' selected' : ''}`} style={{ width: NODE_WIDTH }}
       title={`${data.label} — ${data.sublabel ? `${data.sublabel} · ` : ''}${data.status ?? ''}`}>
       <Handle type="target" position={Position.Top} isConnectable={false} />
-      <div className="title">{data.label}</div>
+      <div className="title">{data.label}{data.issues ? <span className="badge wait issue-count" title="open issues">{data.issues} ⚠</span> : null}</div>
       <div className="sub">{data.sublabel}{data.status ? ` · ${data.status.replace(/_/g, ' ')}` : ''}</div>
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
@@ -63,10 +63,10 @@ export function ResourceGraph({ nodes, edges, selected, onSelect, label }: {
     id: n.key,
     type: 'resource',
     position: positioned.positions.get(n.key) ?? { x: 0, y: 0 },
-    data: { label: n.label, sublabel: n.sublabel, status: n.status, selected: n.key === selected },
+    data: { label: n.label, sublabel: n.sublabel, status: n.status, issues: n.issues, selected: n.key === selected },
     draggable: false,
     connectable: false,
-    ariaLabel: `${n.label}, ${n.sublabel ?? ''}, ${n.status ?? ''}`,
+    ariaLabel: `${n.label}, ${n.sublabel ?? ''}, ${n.status ?? ''}${n.issues ? `, ${n.issues} open issue${n.issues === 1 ? '' : 's'}` : ''}`,
   })), [nodes, positioned, selected])
 
   const flowEdges = useMemo<Edge[]>(() => edges.map((e, i) => ({

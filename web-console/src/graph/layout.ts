@@ -6,6 +6,8 @@ export interface GraphNodeInput {
   label: string
   sublabel?: string
   status?: string
+  /** open issues of the resource, shown as a badge */
+  issues?: number
 }
 
 export interface GraphEdgeInput {

@@ -11,6 +11,7 @@ import { Tabs } from '../components/Tabs'
 import { duration, Time } from '../components/Time'
 import { ResourceGraph } from '../graph/ResourceGraph'
 import { ManifestTab } from '../manifest/ManifestTab'
+import { IssuesTab } from './IssuesPage'
 
 type GraphNode = Schemas['Node']
 
@@ -51,10 +52,12 @@ export function EnvironmentPage() {
       </Async>
       <Tabs active={tab} onChange={(id) => setParams({ tab: id }, { replace: true })} tabs={[
         { id: 'resources', label: 'Resources' }, { id: 'manifest', label: 'Manifest' }, { id: 'deployments', label: 'Deployments' },
+        { id: 'issues', label: 'Issues' },
       ]}>
         {tab === 'resources' && <ResourcesTab org={org} project={project} env={env} />}
         {tab === 'manifest' && <ManifestTab org={org} project={project} env={env} editable={can('developer')} />}
         {tab === 'deployments' && <DeploymentsTab org={org} project={project} env={env} />}
+        {tab === 'issues' && <IssuesTab org={org} project={project} env={env} />}
       </Tabs>
     </>
   )
@@ -86,7 +89,7 @@ function ResourcesView({ org, graph, selected, onSelect }: {
   onSelect: (key: string | null) => void
 }) {
   const nodes = useMemo(() => (graph.nodes ?? []).map((n) => ({
-    key: nodeKey(n), label: n.id!, sublabel: n.type, status: n.status,
+    key: nodeKey(n), label: n.id!, sublabel: n.type, status: n.status, issues: n.issues,
   })), [graph.nodes])
   const edges = useMemo(() => (graph.edges ?? []).map((e) => ({ from: e.from!, to: e.to!, label: e.alias })), [graph.edges])
   const current = (graph.nodes ?? []).find((n) => nodeKey(n) === selected)
@@ -100,7 +103,7 @@ function ResourcesView({ org, graph, selected, onSelect }: {
       </div>
       <h2>All resources ({nodes.length})</h2>
       <table>
-        <thead><tr><th>Resource</th><th>Type</th><th>Module</th><th>Runner</th><th>Status</th><th>Updated</th></tr></thead>
+        <thead><tr><th>Resource</th><th>Type</th><th>Module</th><th>Runner</th><th>Status</th><th>Issues</th><th>Updated</th></tr></thead>
         <tbody>
           {(graph.nodes ?? []).map((n) => (
             <tr key={nodeKey(n)} className={nodeKey(n) === selected ? 'selected' : undefined}>
@@ -110,6 +113,7 @@ function ResourcesView({ org, graph, selected, onSelect }: {
               <td>{n.module_id} v{n.module_version}</td>
               <td>{n.runner_id}</td>
               <td><StatusBadge status={n.status} /></td>
+              <td><IssueCount count={n.issues} /></td>
               <td><Time value={n.updated_at} /></td>
             </tr>
           ))}
@@ -117,6 +121,12 @@ function ResourcesView({ org, graph, selected, onSelect }: {
       </table>
     </>
   )
+}
+
+/** A resource's open issues, linking to the environment's Issues tab; a dash when it has none. */
+function IssueCount({ count }: { count?: number }) {
+  if (!count) return <span className="muted">—</span>
+  return <Link to="?tab=issues" className="badge wait">{count === 1 ? '1 open issue' : `${count} open issues`}</Link>
 }
 
 interface TofuResource {
@@ -136,6 +146,7 @@ function ResourceDetails({ org, node }: { org: string; node: GraphNode }) {
       <dl className="kv">
         <dt>Type</dt><dd>{node.type}{node.class !== 'default' ? ` (${node.class})` : ''}</dd>
         <dt>Status</dt><dd><StatusBadge status={node.status} /></dd>
+        <dt>Issues</dt><dd><IssueCount count={node.issues} /></dd>
         <dt>Module</dt><dd><Link to={`/orgs/${org}/modules/${node.module_id}`}>{node.module_id}</Link> version {node.module_version}</dd>
         <dt>Runner</dt><dd>{node.runner_id}</dd>
         <dt>Updated</dt><dd><Time value={node.updated_at} /></dd>

@@ -1,5 +1,6 @@
 package dev.polystack.tests;
 
+import dev.polystack.tests.standin.StandInTofu;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
@@ -12,8 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Drift checks with the real binary: the packaged control plane, a runner agent running {@code terraform}
@@ -44,7 +47,7 @@ class DriftCheckIT {
     Path workspace;
 
     @Test
-    void aCheckFindsWhatChangedOutsideAndAnApplyPutsItBack() throws Exception {
+    void withTheRealBinaryACheckFindsWhatChangedOutsideAndAnApplyPutsItBack() throws Exception {
         Path binary = Readme.realBinaryOrSkip("DriftCheckIT");
         Path cliConfig = Readme.offlineCliConfig(workspace.resolve("cli"));
         Path files = Files.createDirectories(workspace.resolve("outside"));
@@ -115,15 +118,73 @@ class DriftCheckIT {
         }
     }
 
+    /**
+     * The stand-in reports what terraform_data cannot: drift a refresh finds ({@code resource_drift}). With the
+     * policy {@code observe} a refresh-only check opens the issue; once the environment type says {@code auto},
+     * the next check hands it to a reconcile deployment, whose apply puts the world back and resolves it.
+     */
+    @Test
+    void withTheStandInDriftARefreshFindsIsReconciledOnceThePolicyIsAuto() throws Exception {
+        Path launcher = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
+        Path outside = Files.createDirectories(workspace.resolve("outside")).resolve("db-change.json");
+        Files.writeString(outside, "");
+        try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
+                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+            String url = platform.baseUrl();
+            configure(url, "variable \"drift_file\" { type = string }\nresource \"terraform_data\" \"this\" { input = var.drift_file }\n",
+                    Map.of("drift_file", Map.of("type", "string")));
+            Path key = workspace.resolve("keys/r1.key");
+            api(url).body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
+                    .post("/api/v1/orgs/acme/runners").then().statusCode(201);
+            api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, launcher.toString(), workspace.resolve("agent"), 2)) {
+                api(url).contentType("application/yaml").body("""
+                                workloads:
+                                  app:
+                                    resources:
+                                      db: { type: watched, params: { drift_file: "%s" } }
+                                """.formatted(outside).getBytes(StandardCharsets.UTF_8)).put(ENV + "/manifest").then().statusCode(201);
+                assertThat(waitFor(url, start(url, ENV + "/deployments", Map.of("mode", "deploy")), agent)).isEqualTo("succeeded");
+
+                Files.writeString(outside, "{\"size\": 5}");
+                String refresh = start(url, ENV + "/checks", Map.of("refresh_only", true));
+                assertThat(waitFor(url, refresh, agent)).isEqualTo("succeeded");
+                List<Map<String, Object>> open = issues(url, "?state=open");
+                assertThat(open).singleElement().satisfies(issue -> {
+                    assertThat(issue.get("kind")).isEqualTo("drift");
+                    assertThat((String) issue.get("summary")).contains("changed outside Polystack: module.main.terraform_data.this (input.size)");
+                });
+                assertThat(open.toString()).contains("after=5");
+
+                api(url).body(Map.of("reconcile", Map.of("watched", "auto"))).put("/api/v1/orgs/acme/env-types/production")
+                        .then().statusCode(200);
+                String check = start(url, ENV + "/checks", Map.of());
+                assertThat(waitFor(url, check, agent)).isEqualTo("succeeded");
+                String reconcile = await().atMost(Duration.ofSeconds(30)).until(() -> api(url)
+                        .get(ENV + "/deployments").then().statusCode(200).extract().jsonPath()
+                        .<Map<String, Object>>getList("items").stream().filter(d -> "reconcile".equals(d.get("created_by")))
+                        .map(d -> (String) d.get("id")).findFirst(), Optional::isPresent).get();
+                assertThat(waitFor(url, reconcile, agent)).isEqualTo("succeeded");
+                assertThat(Files.readString(outside)).as("the apply put the world back").isEmpty();
+                assertThat(issues(url, "?state=open")).isEmpty();
+                assertThat(issues(url, "?state=resolved")).singleElement()
+                        .satisfies(issue -> assertThat(issue.get("resolved_by")).isEqualTo(reconcile));
+            }
+        }
+    }
+
     private static void configure(String url) {
+        configure(url, MODULE, Map.of("path", Map.of("type", "string"), "replace_path", Map.of("type", "string", "is_optional", true)));
+    }
+
+    private static void configure(String url, String module, Map<String, Object> params) {
         api(url).body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
         api(url).body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
         api(url).body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
         api(url).body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
         api(url).body(Map.of("id", "watched")).post("/api/v1/orgs/acme/resource-types").then().statusCode(201);
-        api(url).body(Map.of("id", "watched", "resource_type", "watched", "module_source", "inline", "module_source_code", MODULE,
-                        "module_params", Map.of("path", Map.of("type", "string"),
-                                "replace_path", Map.of("type", "string", "is_optional", true))))
+        api(url).body(Map.of("id", "watched", "resource_type", "watched", "module_source", "inline", "module_source_code", module,
+                        "module_params", params))
                 .post("/api/v1/orgs/acme/modules").then().statusCode(201);
         api(url).body(Map.of("module_id", "watched")).post("/api/v1/orgs/acme/module-rules").then().statusCode(201);
     }

@@ -8,7 +8,6 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -18,7 +17,7 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Starts the checks that are due: an environment whose schedule (its own, else its type's) has an interval is
+ * Starts the checks that are due, and the reconciles that could not start when their check ended: an environment whose schedule (its own, else its type's) has an interval is
  * checked that long after its last deployment or check ended, inside the schedule's window, when nothing of
  * it runs or waits. Stateless: every replica runs it, and an environment is taken under its row lock
  * ({@code skip locked}) and looked at again there, so a check is started once whichever replica gets it.
@@ -36,14 +35,16 @@ public class CheckScheduler {
     DeploymentService deployments;
 
     @Inject
+    Reconciler reconciler;
+
+    @Inject
     Clock clock;
 
     @Inject
     ObjectMapper json;
 
-    /** At most this many checks of one organization run or wait at once; deployments are not limited by them. */
-    @ConfigProperty(name = "polystack.checks.max-per-organization", defaultValue = "4")
-    int maxPerOrganization;
+    @Inject
+    CheckSettings settings;
 
     /** A due environment and its effective schedule. */
     record Due(UUID environmentId, CheckSchedule schedule) {
@@ -53,10 +54,12 @@ public class CheckScheduler {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
-            int started = startDue(clock.instant());
+            Instant now = clock.instant();
+            int started = startDue(now);
             if (started > 0) {
                 LOG.infof("Started %d scheduled check(s)", started);
             }
+            reconciler.reconcileWaiting(now);
         } catch (RuntimeException e) {
             LOG.warnf("Scheduling checks failed (%s); it runs again shortly", e.getMessage());
         }
@@ -71,7 +74,7 @@ public class CheckScheduler {
             }
             try {
                 if (QuarkusTransaction.requiringNew().call(() -> deployments.scheduledCheck(due.environmentId(), due.schedule(), now,
-                        maxPerOrganization))) {
+                        settings.maxPerOrganization()))) {
                     started++;
                 }
             } catch (RuntimeException e) {

@@ -33,6 +33,7 @@ import dev.polystack.platform.manifest.GraphPlanner;
 import dev.polystack.platform.manifest.ManifestFormat;
 import dev.polystack.platform.manifest.ManifestProblems;
 import dev.polystack.platform.manifest.ManifestService;
+import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
 import dev.polystack.platform.quota.Quota;
@@ -74,6 +75,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /** Creating, listing, cancelling deployments; the engine moves them forward. */
 @ApplicationScoped
@@ -132,6 +134,9 @@ public class DeploymentService {
 
     @Inject
     QuotaService quotas;
+
+    @Inject
+    OrganizationService organizations;
 
     /** The result of a create: the deployment, and whether it was made now or found by its idempotency key. */
     public record Created(DeploymentView deployment, boolean replayed) {
@@ -258,12 +263,22 @@ public class DeploymentService {
         ManifestVersion manifest = manifest(environment, request.manifestVersion());
         ResourceGraph graph = planner.expand(environment, manifest.content(), manifest.format());
         Deployment deployment = begin(scope, environment, request.mode(), manifest.number(), null, force, false, idempotencyKey, now);
-        NodeOperation operation = request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY;
+        addNodes(environment, deployment, graph, request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY,
+                identity -> true);
+        return deployment;
+    }
+
+    /** Adds a node for each resource of the graph that {@code include} takes, and the edges between them. */
+    private void addNodes(EnvironmentRef environment, Deployment deployment, ResourceGraph graph, NodeOperation operation,
+                          Predicate<ResourceIdentity> include) {
         Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
         // looked up once per module and runner, not per node: each query would flush (and dirty-check) every node so far
         Map<String, Optional<UUID>> moduleIds = new HashMap<>();
         Map<String, Optional<UUID>> runnerIds = new HashMap<>();
         for (GraphNode node : graph.nodes().values()) {
+            if (!include.test(node.identity())) {
+                continue;
+            }
             UUID moduleId = moduleIds.computeIfAbsent(node.module().id(), slug -> modules.findId(environment.orgId(), slug)).orElse(null);
             UUID runnerId = runnerIds.computeIfAbsent(node.runnerId(), slug -> runners.findId(environment.orgId(), slug))
                     .orElseThrow(() -> PlatformException.unprocessable(node.path(), "runner `" + node.runnerId() + "` does not exist"));
@@ -274,11 +289,82 @@ public class DeploymentService {
         }
         List<NodeRepository.Edge> edges = new ArrayList<>();
         for (Edge edge : graph.edges()) {
-            edges.add(new NodeRepository.Edge(created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
+            if (created.containsKey(edge.from()) && created.containsKey(edge.to())) {
+                edges.add(new NodeRepository.Edge(created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
+            }
         }
         nodes.addEdges(deployment.id(), edges);
-        return deployment;
     }
+
+    /**
+     * Starts the reconcile deployment of an environment's drift whose policy is {@code auto}: a forced deploy
+     * of the current manifest, limited to the drifted resources (it removes nothing), naming the issues it is
+     * for. Taken under the environment's row lock, skipped when another replica holds it or a deployment runs
+     * or waits (the drift is looked at again when that ends). Empty when there was nothing to start.
+     */
+    @Transactional
+    public Optional<UUID> reconcile(UUID environmentId, Instant now) {
+        @SuppressWarnings("unchecked")
+        List<UUID> locked = deployments.getEntityManager().createNativeQuery(
+                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
+                .setParameter(1, environmentId).getResultList();
+        if (locked.isEmpty() || deployments.head(environmentId).isPresent()) {
+            return Optional.empty();
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> waiting = deployments.getEntityManager().createNativeQuery(RECONCILE_WAITING + " and i.environment_id = ?1")
+                .setParameter(1, environmentId).getResultList();
+        if (waiting.isEmpty()) {
+            return Optional.empty();
+        }
+        // the rules see the organization by its slug, as in any deployment
+        EnvironmentRef environment = environments.reference(environmentId, organizations.slugOf(organizationOf(environmentId)));
+        Optional<ManifestVersion> manifest = manifests.find(environmentId, null);
+        if (manifest.isEmpty()) {
+            return Optional.empty();
+        }
+        ResourceGraph graph = planner.expand(environment, manifest.get().content(), manifest.get().format());
+        Set<ResourceIdentity> targets = new TreeSet<>();
+        List<UUID> issues = new ArrayList<>();
+        for (Object[] row : waiting) {
+            ResourceIdentity identity = new ResourceIdentity((String) row[2], (String) row[3], (String) row[4]);
+            // a resource the manifest no longer has is removed by the next deployment, not put back
+            if (graph.nodes().containsKey(identity)) {
+                targets.add(identity);
+                issues.add((UUID) row[1]);
+            }
+        }
+        if (targets.isEmpty()) {
+            return Optional.empty();
+        }
+        Deployment deployment = new Deployment(environment.orgId(), environmentId, DeploymentMode.DEPLOY, manifest.get().number(), null,
+                true, false, null, null, "reconcile", now);
+        deployment.reconcile(targets, issues);
+        deployments.persist(deployment);
+        deployments.flush();
+        addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
+        deployments.getEntityManager().createNativeQuery("update issue set reconciled_by = ?1 where id in (?2)")
+                .setParameter(1, deployment.id()).setParameter(2, issues).executeUpdate();
+        engine.advanceLocked(deployments.lock(deployment.id()));
+        return Optional.of(deployment.id());
+    }
+
+    private UUID organizationOf(UUID environmentId) {
+        return (UUID) deployments.getEntityManager().createNativeQuery("select org_id from environment where id = ?1", UUID.class)
+                .setParameter(1, environmentId).getSingleResult();
+    }
+
+    /**
+     * Open in-place drift not yet handed to a reconcile, whose policy is {@code auto}: the environment type's
+     * override for the resource type, else the resource type's own. Destructive drift is never among them.
+     * Columns: environment, issue, type, class, id.
+     */
+    static final String RECONCILE_WAITING = """
+            select i.environment_id, i.id, i.res_type, i.res_class, i.res_id
+            from issue i join environment e on e.id = i.environment_id join env_type t on t.id = e.env_type_id
+                 left join resource_type r on r.org_id = i.org_id and r.slug = i.res_type
+            where i.state = 'open' and i.kind = 'drift' and i.reconciled_by is null
+              and coalesce(t.reconcile ->> i.res_type, r.reconcile, 'observe') = 'auto'""";
 
     /** Tears every active resource down, dependents first. */
     Deployment destroy(OrgScope scope, EnvironmentRef environment, boolean force, boolean deleteEnvironment, String idempotencyKey,
@@ -734,7 +820,10 @@ public class DeploymentService {
                 deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
                 deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
                 deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), waiting, progress,
-                changes(all), failures(all), nodeViews);
+                changes(all), failures(all), nodeViews,
+                deployment.targets() == null ? null : deployment.targets().stream().map(ResourceIdentity::toString).toList(),
+                deployment.reconciles().isEmpty() ? null : deployment.reconciles(),
+                deployment.mode() == DeploymentMode.CHECK ? deployment.refreshOnly() : null);
     }
 
     private static final int MAX_FAILURES_SHOWN = 10;

@@ -25,7 +25,11 @@ public record DeploymentView(UUID id, String project, String env, String mode, S
                                      + " (of a plan: what they would); absent until one reports") Changes changes,
                              @Schema(description = "The first ten resources that failed, with the first line of each error"
                                      + " (`progress.failed` counts them all; the nodes have the whole error)") List<Failure> failures,
-                             List<NodeView> nodes) {
+                             List<NodeView> nodes,
+                             @Schema(description = "The resources it is limited to (type/class/id); absent: the whole manifest")
+                             List<String> targets,
+                             @Schema(description = "The issues a reconcile deployment was started for") List<UUID> reconciles,
+                             @Schema(description = "A check: planned with -refresh-only") Boolean refreshOnly) {
 
     @Schema(name = "DeploymentChanges")
     public record Changes(int add, int change, int destroy) {

@@ -3,9 +3,16 @@ package dev.polystack.platform.envtype;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.Slug;
+import dev.polystack.platform.resourcetype.ReconcilePolicy;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.util.Map;
 
 public record CreateEnvTypeRequest(@Slug String id, @Size(max = 1000) String description,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, @Valid CheckSchedule checks) {
+        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, @Valid CheckSchedule checks,
+        @Schema(description = "What happens to drift, by resource type, in environments of this type (overrides the resource type's policy)")
+        Map<@Slug String, @NotNull ReconcilePolicy> reconcile) {
 }

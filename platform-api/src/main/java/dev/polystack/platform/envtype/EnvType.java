@@ -1,18 +1,23 @@
 package dev.polystack.platform.envtype;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.Mutability;
 import org.hibernate.type.SqlTypes;
 import org.hibernate.type.descriptor.java.Immutability;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
+import dev.polystack.platform.resourcetype.ReconcilePolicy;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /** A kind of environment (development, staging, production) that rules can target. */
@@ -35,6 +40,10 @@ public class EnvType extends VersionedEntity {
     @Mutability(Immutability.class)
     @JdbcTypeCode(SqlTypes.JSON)
     private JsonNode checks;
+
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private JsonNode reconcile;
 
     protected EnvType() {
     }
@@ -61,6 +70,25 @@ public class EnvType extends VersionedEntity {
     void describe(String description, Instant now) {
         this.description = description;
         touch(now);
+    }
+
+    /** What happens to drift, by resource type, where this type of environment overrides the resource type's policy. */
+    public Map<String, ReconcilePolicy> reconcile() {
+        Map<String, ReconcilePolicy> policies = new TreeMap<>();
+        if (reconcile != null) {
+            reconcile.fields().forEachRemaining(e -> policies.put(e.getKey(), ReconcilePolicy.fromWire(e.getValue().asText())));
+        }
+        return policies;
+    }
+
+    void reconcile(Map<String, ReconcilePolicy> policies) {
+        if (policies == null || policies.isEmpty()) {
+            this.reconcile = null;
+            return;
+        }
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        new TreeMap<>(policies).forEach((type, policy) -> json.put(type, policy.wireName()));
+        this.reconcile = json;
     }
 
     public CheckSchedule checks() {

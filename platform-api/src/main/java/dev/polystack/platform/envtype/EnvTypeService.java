@@ -37,6 +37,7 @@ public class EnvTypeService {
         }
         EnvType type = new EnvType(scope.orgId(), request.id(), request.description(), clock.instant());
         type.scheduleChecks(request.checks() == null || request.checks().isEmpty() ? null : request.checks());
+        type.reconcile(request.reconcile());
         type.manage(Management.of(request.managedBy(), request.protect()));
         envTypes.persist(type);
         return EnvTypeView.of(type);
@@ -63,6 +64,9 @@ public class EnvTypeService {
         type.describe(request.description(), clock.instant());
         if (request.checks() != null) {
             type.scheduleChecks(request.checks().isEmpty() ? null : request.checks());
+        }
+        if (request.reconcile() != null) {
+            type.reconcile(request.reconcile());
         }
         type.manage(type.management().with(request.managedBy(), request.protect()));
         envTypes.flush();

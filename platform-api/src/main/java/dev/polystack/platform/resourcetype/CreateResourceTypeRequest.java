@@ -9,8 +9,10 @@ import jakarta.validation.constraints.Size;
 /**
  * @param outputSchema        JSON Schema of the outputs every module of this type must report; defaults to any object
  * @param developerAccessible whether developers may ask for it in manifests (otherwise only as a module dependency); default true
+ * @param reconcile           what happens to drift a check finds: observe (default), approve or auto
  */
 public record CreateResourceTypeRequest(@Slug String id, @Size(max = 1000) String description, JsonNode outputSchema,
                                         Boolean developerAccessible,
-                                        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
+                                        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect,
+                                        ReconcilePolicy reconcile) {
 }

@@ -33,6 +33,9 @@ public class ResourceType extends VersionedEntity {
     @Column(name = "developer_accessible", nullable = false)
     private boolean developerAccessible;
 
+    @Column(nullable = false)
+    private String reconcile = ReconcilePolicy.OBSERVE.wireName();
+
     @Embedded
     private Management management = Management.none();
 
@@ -59,6 +62,15 @@ public class ResourceType extends VersionedEntity {
 
     public JsonNode outputSchema() {
         return outputSchema.deepCopy();
+    }
+
+    /** What happens to drift of its resources, unless an environment type says otherwise. */
+    public ReconcilePolicy reconcile() {
+        return ReconcilePolicy.fromWire(reconcile);
+    }
+
+    void reconcile(ReconcilePolicy policy) {
+        this.reconcile = policy.wireName();
     }
 
     public boolean developerAccessible() {

@@ -46,6 +46,7 @@ public class ResourceTypeService {
         type.define(request.description(), schema,
                 request.developerAccessible() == null || request.developerAccessible(), clock.instant());
         type.manage(Management.of(request.managedBy(), request.protect()));
+        type.reconcile(request.reconcile() == null ? ReconcilePolicy.OBSERVE : request.reconcile());
         resourceTypes.persist(type);
         return ResourceTypeView.of(type);
     }
@@ -69,6 +70,9 @@ public class ResourceTypeService {
         JsonNode schema = checkedSchema(request.outputSchema());
         type.define(request.description(), schema,
                 request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        if (request.reconcile() != null) {
+            type.reconcile(request.reconcile());
+        }
         resourceTypes.flush();
         return ResourceTypeView.of(type);
     }

@@ -7,11 +7,12 @@ import java.time.Instant;
 
 public record ResourceTypeView(String id, String description, JsonNode outputSchema, boolean developerAccessible,
                                String managedBy,
-                               @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt, long version) {
+                               @JsonProperty("protected") boolean protect, ReconcilePolicy reconcile, Instant createdAt,
+                               Instant updatedAt, long version) {
 
     static ResourceTypeView of(ResourceType type) {
         return new ResourceTypeView(type.slug(), type.description(), type.outputSchema(), type.developerAccessible(),
-                type.management().managedBy(), type.management().isProtected(),
+                type.management().managedBy(), type.management().isProtected(), type.reconcile(),
                 type.createdAt(), type.updatedAt(), type.version());
     }
 }

@@ -39,6 +39,12 @@ import java.util.regex.Pattern;
  * fail with an error diagnostic; {@code apply_ms} makes the apply take that long (SIGINT stops it
  * gracefully, as tofu does); {@code sensitive_outputs} lists outputs the module marks sensitive. An
  * output takes the value of the input of the same name, or {@code "<output>-<value of input name>"}.
+ *
+ * <p>Drift: the input {@code drift_file} names a file holding a JSON object, the change "someone made outside":
+ * merged into the resource's recorded {@code input} it is what a refresh finds. A plan then reports it in
+ * {@code resource_drift} and plans an update that puts it back (with {@code -refresh-only}, no change); an apply
+ * puts the world back by emptying the file. {@code -detailed-exitcode} exits 2 when the plan has changes (with
+ * {@code -refresh-only}: when something drifted), as tofu does.
  */
 public final class StandInTofu {
 
@@ -125,12 +131,16 @@ public final class StandInTofu {
         }
         version();
         boolean destroy = args.contains("-destroy");
+        boolean refreshOnly = args.contains("-refresh-only");
         String out = args.stream().filter(a -> a.startsWith("-out=")).map(a -> a.substring(5)).findFirst().orElse(null);
         String lock = lock("OperationTypePlan");
         try {
             ObjectNode state = readState();
-            JsonNode existing = resource(state);
+            JsonNode recorded = resource(state);
             ObjectNode inputs = inputs();
+            // what a refresh finds: the recorded attributes with the change made outside, if any
+            JsonNode existing = refreshed(recorded, inputs);
+            boolean drifted = recorded != null && !recorded.equals(existing);
             if (existing != null) {
                 message("info", ADDRESS + ": Refreshing state... [id=" + existing.path("id").asText() + "]", "refresh_start",
                         "hook", hook("read", null));
@@ -141,7 +151,7 @@ public final class StandInTofu {
                 diagnostic("Invalid value for input", "fail_at is \"plan\": the stand-in was asked to fail the plan");
                 return 1;
             }
-            String action = destroy ? (existing == null ? "noop" : "delete")
+            String action = refreshOnly ? "noop" : destroy ? (existing == null ? "noop" : "delete")
                     : existing == null ? "create" : existing.path("input").equals(inputs) ? "noop" : "update";
             if (!action.equals("noop")) {
                 ObjectNode change = JSON.createObjectNode();
@@ -159,10 +169,14 @@ public final class StandInTofu {
             plan.put("destroy", destroy);
             plan.set("inputs", inputs);
             plan.set("prior", existing);
+            if (drifted) {
+                plan.set("recorded", recorded);
+            }
             if (out != null) {
                 Files.writeString(dir.resolve(out), JSON.writeValueAsString(plan));
             }
-            return 0;
+            boolean changes = !action.equals("noop") || refreshOnly && drifted;
+            return args.contains("-detailed-exitcode") && changes ? 2 : 0;
         } finally {
             unlock(lock);
         }
@@ -180,6 +194,20 @@ public final class StandInTofu {
         show.put("terraform_version", VERSION);
         ObjectNode variables = show.putObject("variables");
         plan.path("inputs").fields().forEachRemaining(e -> variables.putObject(e.getKey()).set("value", e.getValue()));
+        if (plan.hasNonNull("recorded")) {
+            ObjectNode drift = show.putArray("resource_drift").addObject();
+            drift.put("address", ADDRESS);
+            drift.put("mode", "managed");
+            drift.put("type", "terraform_data");
+            drift.put("name", "this");
+            drift.put("provider_name", "terraform.io/builtin/terraform");
+            ObjectNode driftChange = drift.putObject("change");
+            driftChange.putArray("actions").add("update");
+            driftChange.set("before", plan.get("recorded"));
+            driftChange.set("after", plan.path("prior"));
+            driftChange.putObject("before_sensitive");
+            driftChange.putObject("after_sensitive");
+        }
         ArrayNode changes = show.putArray("resource_changes");
         String action = plan.path("action").asText();
         ObjectNode resourceChange = changes.addObject();
@@ -247,6 +275,7 @@ public final class StandInTofu {
                     return 1;
                 }
                 writeState(lock, state, destroy ? null : attributes(plan.path("inputs"), plan.path("prior")));
+                putBack(plan.path("inputs"));
                 message("info", ADDRESS + ": " + complete(hookAction) + " after 0s"
                         + (destroy ? "" : " [id=" + state.path("resources").path(0).path("instances").path(0)
                         .path("attributes").path("id").asText() + "]"), "apply_complete", "hook", hook(hookAction, 0.0));
@@ -328,6 +357,29 @@ public final class StandInTofu {
         attributes.set("output", inputs);
         attributes.putNull("triggers_replace");
         return attributes;
+    }
+
+    /** The recorded attributes as a refresh finds them: with the change in {@code drift_file} merged into {@code input}. */
+    private JsonNode refreshed(JsonNode recorded, JsonNode inputs) throws IOException {
+        if (recorded == null || !inputs.hasNonNull("drift_file")) {
+            return recorded;
+        }
+        Path file = Path.of(inputs.get("drift_file").asText());
+        String text = Files.exists(file) ? Files.readString(file).trim() : "";
+        if (text.isEmpty()) {
+            return recorded;
+        }
+        ObjectNode world = recorded.deepCopy();
+        ObjectNode input = world.path("input").isObject() ? (ObjectNode) world.get("input") : world.putObject("input");
+        JSON.readTree(text).fields().forEachRemaining(e -> input.set(e.getKey(), e.getValue()));
+        return world;
+    }
+
+    /** An apply makes the world what the configuration says: the change made outside is gone. */
+    private void putBack(JsonNode inputs) throws IOException {
+        if (inputs.hasNonNull("drift_file") && Files.exists(Path.of(inputs.get("drift_file").asText()))) {
+            Files.writeString(Path.of(inputs.get("drift_file").asText()), "");
+        }
     }
 
     private Set<String> declaredOutputs() throws IOException {

@@ -1,12 +1,20 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.VersionedEntity;
+import dev.polystack.rules.ResourceIdentity;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /** One run of an environment's resources through OpenTofu: plan, deploy, destroy or rollback. */
@@ -55,6 +63,16 @@ public class Deployment extends VersionedEntity {
 
     @Column(name = "allow_destroy", nullable = false)
     private boolean allowDestroy;
+
+    /** The only resources it applies (type/class/id), when it is limited to some; null: the whole manifest. */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private List<String> targets;
+
+    /** The issues a reconcile deployment was made for. */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private List<UUID> reconciles;
 
     @Column(name = "refresh_only", nullable = false)
     private boolean refreshOnly;
@@ -156,6 +174,29 @@ public class Deployment extends VersionedEntity {
     }
 
     /** A rollback: whether it may destroy live resources that its target did not have. */
+    /** The resources it is limited to, or null when it deploys the whole manifest. */
+    public Set<ResourceIdentity> targets() {
+        if (targets == null) {
+            return null;
+        }
+        Set<ResourceIdentity> identities = new TreeSet<>();
+        for (String target : targets) {
+            String[] parts = target.split("/", 3);
+            identities.add(new ResourceIdentity(parts[0], parts[1], parts[2]));
+        }
+        return identities;
+    }
+
+    public List<UUID> reconciles() {
+        return reconciles == null ? List.of() : reconciles;
+    }
+
+    /** Limits it to some resources, as the reconcile deployment of these issues. */
+    public void reconcile(Set<ResourceIdentity> targets, List<UUID> issues) {
+        this.targets = targets.stream().map(ResourceIdentity::toString).sorted().toList();
+        this.reconciles = List.copyOf(issues);
+    }
+
     /** For a check: plan with {@code -refresh-only}. */
     public boolean refreshOnly() {
         return refreshOnly;

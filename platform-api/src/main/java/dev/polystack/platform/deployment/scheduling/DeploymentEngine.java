@@ -36,8 +36,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
@@ -101,6 +106,12 @@ public class DeploymentEngine {
 
     @Inject
     Checks checks;
+
+    @Inject
+    Event<CheckFinished> checkFinished;
+
+    @Inject
+    TransactionSynchronizationRegistry transactions;
 
     @Inject
     MeterRegistry meters;
@@ -635,6 +646,9 @@ public class DeploymentEngine {
      */
     private Optional<UUID> finished(Deployment deployment) {
         graphs.remove(deployment.id());
+        if (deployment.mode() == DeploymentMode.CHECK) {
+            afterCommit(() -> checkFinished.fire(new CheckFinished(deployment.environmentId())));
+        }
         countFinished(deployment);
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         if (deployment.deletesEnvironment()) {
@@ -645,6 +659,22 @@ public class DeploymentEngine {
             environments.moveTo(deployment.environmentId(), EnvironmentStatus.DELETE_FAILED);
         }
         return deployments.head(deployment.environmentId()).map(Deployment::id);
+    }
+
+    /** Runs {@code task} on a worker thread once the current transaction has committed (never if it rolls back). */
+    private void afterCommit(Runnable task) {
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    Infrastructure.getDefaultWorkerPool().execute(task);
+                }
+            }
+        });
     }
 
     private String organizationSlug(Deployment deployment) {

@@ -78,8 +78,11 @@ public class Removals {
         nodes.addEdges(deployment.id(), edges);
     }
 
-    /** What a deployment keeps of the active resources; null when it removes nothing (plans, checks). */
+    /** What a deployment keeps of the active resources; null when it removes nothing (plans, checks, reconciles). */
     Set<ResourceIdentity> kept(Deployment deployment) {
+        if (deployment.targets() != null) {
+            return null;  // limited to some resources (a reconcile): it removes nothing
+        }
         return switch (deployment.mode()) {
             case DEPLOY -> nodes.identities(deployment.id(), NodeOperation.APPLY);
             case ROLLBACK -> {

@@ -1,0 +1,148 @@
+package dev.polystack.platform.issue;
+
+import dev.polystack.platform.deployment.Reconciler;
+import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Scenario.graph;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Reconciliation policies: auto drift is put back by a reconcile deployment, observe and destructive drift only open issues. */
+@QuarkusTest
+@TestProfile(DeploymentTestProfile.class)
+@QuarkusTestResource(PostgresResource.class)
+class ReconcileTest {
+
+    private static final String ENV = "/api/v1/orgs/{org}/projects/shop/envs/prod";
+
+    private static final Map<String, Object> IN_PLACE = Map.of("drifted", true, "changes_pending", true,
+            "drift", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"),
+                    "attributes", List.of(Map.of("path", "input", "before", "x", "after", "y")))),
+            "changes", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
+
+    private static final Map<String, Object> REPLACE = Map.of("drifted", false, "changes_pending", true,
+            "changes", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
+
+    private static final Map<String, Object> CLEAN = Map.of("drifted", false, "changes_pending", false);
+
+    @Inject
+    Reconciler reconciler;
+
+    private static Scenario deployed(String policy) {
+        Scenario s = new Scenario(4);
+        if (policy != null) {
+            admin().body(Map.of("reconcile", Map.of("thing", policy))).put("/api/v1/orgs/{org}/env-types/production", s.org)
+                    .then().statusCode(200);
+        }
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        String deployment = s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(deployment)).isEqualTo("succeeded");
+        return s;
+    }
+
+    /** Runs a check whose runner reports {@code reports} by resource id (CLEAN for the others). */
+    private static void check(Scenario s, Map<String, Map<String, Object>> reports) {
+        String check = admin().body(Map.of()).post(ENV + "/checks", s.org).then().statusCode(201).extract().path("id");
+        s.claimAll().forEach((resource, job) -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
+                "check", reports.getOrDefault(resource, CLEAN))).then().statusCode(204));
+        assertThat(s.status(check)).isEqualTo("succeeded");
+    }
+
+    private static List<Map<String, Object>> deployments(Scenario s) {
+        return admin().get(ENV + "/deployments", s.org).then().statusCode(200).extract().jsonPath().getList("items");
+    }
+
+    private static Optional<Map<String, Object>> reconcile(Scenario s) {
+        return deployments(s).stream().filter(d -> "reconcile".equals(d.get("created_by"))).findFirst();
+    }
+
+    private static List<Map<String, Object>> issues(Scenario s, String query) {
+        return admin().get(ENV + "/issues" + query, s.org).then().statusCode(200).extract().jsonPath().getList("items");
+    }
+
+    @Test
+    void autoDriftIsPutBackByADeploymentOfTheDriftedResourceOnly() {
+        Scenario s = deployed("auto");
+        check(s, Map.of("app.a", IN_PLACE));
+        String issue = (String) issues(s, "?state=open").get(0).get("id");
+
+        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(s), Optional::isPresent).get();
+        assertThat(reconcile.get("mode")).isEqualTo("deploy");
+        assertThat(reconcile.get("force")).isEqualTo(true);
+        assertThat(reconcile.get("targets")).isEqualTo(List.of("thing/default/app.a"));
+        assertThat(reconcile.get("reconciles")).isEqualTo(List.of(issue));
+
+        var jobs = s.claimAll();
+        assertThat(jobs).as("only the drifted resource is applied").containsOnlyKeys("app.a");
+        assertThat(jobs.get("app.a").get("operation")).isEqualTo("apply");
+        jobs.values().forEach(s::succeed);
+        String id = (String) reconcile.get("id");
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        assertThat(s.nodeStatuses(id)).as("b is neither applied nor removed").containsOnlyKeys("app.a");
+        assertThat(issues(s, "?state=resolved")).singleElement().satisfies(i -> {
+            assertThat(i.get("id")).isEqualTo(issue);
+            assertThat(i.get("resolved_by")).isEqualTo(id);
+        });
+        assertThat(admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath().getList("nodes.id"))
+                .containsExactlyInAnyOrder("app.a", "app.b");
+        assertThat(reconciler.reconcileWaiting(Instant.now())).as("an issue is handed to one reconcile").isZero();
+    }
+
+    @Test
+    void destructiveDriftIsNeverReconciledAutomaticallyNorIsObservedDrift() {
+        Scenario auto = deployed("auto");
+        check(auto, Map.of("app.a", REPLACE));
+        Scenario observed = deployed(null);
+        check(observed, Map.of("app.a", IN_PLACE));
+
+        assertThat(reconciler.reconcileWaiting(Instant.now())).isZero();
+        assertThat(reconcile(auto)).isEmpty();
+        assertThat(reconcile(observed)).isEmpty();
+        assertThat(issues(auto, "?state=open")).extracting(i -> i.get("kind")).containsExactly("destructive-drift");
+        assertThat(issues(observed, "?state=open")).extracting(i -> i.get("kind")).containsExactly("drift");
+    }
+
+    @Test
+    void aDeploymentRunningOrWaitingGoesFirstTheReconcileStartsAfterIt() {
+        Scenario s = deployed(null);
+        check(s, Map.of("app.a", IN_PLACE));
+        admin().body(Map.of("reconcile", Map.of("thing", "auto"))).put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then().statusCode(200);
+        // b changes; a is unchanged, so this deployment does not put a back
+        s.manifest(graph("a", List.of(), "b", List.of()), Map.of("b", 2));
+        String deployment = s.deploy();
+        assertThat(reconciler.reconcileWaiting(Instant.now())).as("a deployment runs").isZero();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(deployment)).isEqualTo("succeeded");
+        assertThat(issues(s, "?state=open")).hasSize(1);
+
+        assertThat(reconciler.reconcileWaiting(Instant.now())).isEqualTo(1);
+        assertThat(reconcile(s)).hasValueSatisfying(d -> assertThat(d.get("targets")).isEqualTo(List.of("thing/default/app.a")));
+    }
+
+    @Test
+    void policiesAreValidated() {
+        Scenario s = new Scenario(1);
+        admin().body(Map.of("reconcile", Map.of("thing", "sometimes"))).put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then().statusCode(400);
+        admin().body(Map.of("output_schema", Map.of("type", "object"), "reconcile", "auto"))
+                .put("/api/v1/orgs/{org}/resource-types/thing", s.org).then().statusCode(200)
+                .body("reconcile", org.hamcrest.Matchers.equalTo("auto"));
+        admin().get("/api/v1/orgs/{org}/resource-types/thing", s.org).then().body("reconcile", org.hamcrest.Matchers.equalTo("auto"));
+    }
+}
