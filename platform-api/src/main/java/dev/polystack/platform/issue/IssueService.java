@@ -1,12 +1,16 @@
 package dev.polystack.platform.issue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.platform.webhook.WebhookEvent;
+import dev.polystack.platform.webhook.WebhookService;
 import dev.polystack.rules.ResourceIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -46,23 +50,48 @@ public class IssueService {
     @Inject
     Clock clock;
 
+    @Inject
+    WebhookService webhooks;
+
     /** A deviation seen now: opens an issue of its kind for the resource, or updates the open one. */
     public void open(UUID orgId, UUID environmentId, ResourceIdentity resource, IssueKind kind, String summary, JsonNode detail,
                      UUID seenBy, Instant now) {
         String shortSummary = summary.length() <= MAX_SUMMARY ? summary : summary.substring(0, MAX_SUMMARY - 1) + "…";
         // an upsert on the partial unique index: two recorders of one resource cannot open it twice
-        entityManager.createNativeQuery("""
+        Object[] row = (Object[]) entityManager.createNativeQuery("""
                         insert into issue (id, org_id, environment_id, res_type, res_class, res_id, kind, state, summary, detail,
                                            first_seen, last_seen, seen_by)
                         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, cast(?9 as jsonb), ?10, ?10, ?11)
                         on conflict (environment_id, res_type, res_class, res_id, kind) where state = 'open'
                         do update set summary = excluded.summary, detail = excluded.detail, last_seen = excluded.last_seen,
-                                      seen_by = excluded.seen_by, version = issue.version + 1""")
+                                      seen_by = excluded.seen_by, version = issue.version + 1
+                        returning id, (xmax = 0)""")
                 .setParameter(1, UUID.randomUUID()).setParameter(2, orgId).setParameter(3, environmentId)
                 .setParameter(4, resource.type()).setParameter(5, resource.resourceClass()).setParameter(6, resource.id())
                 .setParameter(7, kind.wireName()).setParameter(8, shortSummary)
                 .setParameter(9, detail == null ? null : detail.toString()).setParameter(10, now).setParameter(11, seenBy)
-                .executeUpdate();
+                .getSingleResult();
+        if (Boolean.TRUE.equals(row[1])) {
+            announce(orgId, environmentId, WebhookEvent.ISSUE_OPENED, (UUID) row[0], resource, kind, shortSummary, null);
+        }
+    }
+
+    /** Tells the organization's webhooks of an issue opened or resolved, when any asked for it. */
+    private void announce(UUID orgId, UUID environmentId, String type, UUID id, ResourceIdentity resource, IssueKind kind, String summary,
+                          String resolution) {
+        if (!webhooks.subscribed(orgId, type)) {
+            return;
+        }
+        Object[] names = (Object[]) entityManager.createNativeQuery(
+                        "select p.slug, e.slug from environment e join project p on p.id = e.project_id where e.id = ?1")
+                .setParameter(1, environmentId).getSingleResult();
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("id", id.toString()).put("project", (String) names[0])
+                .put("env", (String) names[1]).put("resource", resource.toString()).put("kind", kind.wireName())
+                .put("summary", summary);
+        if (resolution != null) {
+            data.put("resolution", resolution);
+        }
+        webhooks.publish(orgId, type, "issue:" + id, data);
     }
 
     /** The deviations of these kinds are gone: resolves the resource's open issues of them, saying what showed it. */
@@ -71,14 +100,21 @@ public class IssueService {
         if (kinds.isEmpty()) {
             return 0;
         }
-        return entityManager.createNativeQuery("""
+        @SuppressWarnings("unchecked")
+        List<Object[]> resolved = entityManager.createNativeQuery("""
                         update issue set state = 'resolved', resolved_at = ?1, resolved_by = ?2, resolution = ?3, version = version + 1
                         where environment_id = ?4 and res_type = ?5 and res_class = ?6 and res_id = ?7 and state = 'open'
-                          and kind in (?8)""")
+                          and kind in (?8)
+                        returning id, kind, org_id, summary""")
                 .setParameter(1, now).setParameter(2, resolvedBy).setParameter(3, resolution).setParameter(4, environmentId)
                 .setParameter(5, resource.type()).setParameter(6, resource.resourceClass()).setParameter(7, resource.id())
                 .setParameter(8, kinds.stream().map(IssueKind::wireName).toList())
-                .executeUpdate();
+                .getResultList();
+        for (Object[] row : resolved) {
+            announce((UUID) row[2], environmentId, WebhookEvent.ISSUE_RESOLVED, (UUID) row[0], resource,
+                    IssueKind.fromWire((String) row[1], "kind"), (String) row[3], resolution);
+        }
+        return resolved.size();
     }
 
     /** Whether the resource has an open issue of this kind. */

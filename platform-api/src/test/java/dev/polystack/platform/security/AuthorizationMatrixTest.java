@@ -70,7 +70,8 @@ class AuthorizationMatrixTest {
         for (String op : List.of("createEnvType", "updateEnvType", "deleteEnvType", "createResourceType", "updateResourceType",
                 "deleteResourceType", "createProvider", "updateProvider", "deleteProvider", "createModule", "updateModule",
                 "deleteModule", "createModuleRule", "manageModuleRule", "deleteModuleRule", "createRunner", "updateRunner", "deleteRunner",
-                "createRunnerRule", "manageRunnerRule", "deleteRunnerRule", "listAuditEvents", "applyConfigurationBatch")) {
+                "createRunnerRule", "manageRunnerRule", "deleteRunnerRule", "listAuditEvents", "applyConfigurationBatch",
+                "createWebhook", "listWebhooks", "getWebhook", "deleteWebhook", "listWebhookDeliveries")) {
             EXPECTED.put(op, Needs.PLATFORM_ENGINEER);
         }
         for (String op : List.of("updateOrg", "addMember", "updateMember", "removeMember", "createServiceUser", "updateServiceUser",
@@ -341,7 +342,7 @@ class AuthorizationMatrixTest {
             params.put("version_id", UUID.randomUUID().toString());
             params.put("rule_id", path.contains("module-rules") ? values.get("module_rule") : values.get("runner_rule"));
             params.put("id", path.contains("/deployments/") ? values.get("deployment")
-                    : path.contains("/issues/") ? UUID.randomUUID().toString() : path.contains("/service-users/") ? "ci" : path.contains("/providers/") ? "default" : "x");
+                    : path.contains("/issues/") || path.contains("/webhooks/") ? UUID.randomUUID().toString() : path.contains("/service-users/") ? "ci" : path.contains("/providers/") ? "default" : "x");
             String concrete = path;
             for (Map.Entry<String, String> param : params.entrySet()) {
                 concrete = concrete.replace("{" + param.getKey() + "}", param.getValue());
@@ -411,6 +412,8 @@ class AuthorizationMatrixTest {
                 case "createRunnerRule" -> Map.of("runner_id", "r1", "resource_class", id.replace("-", "_"));
                 case "createDeployment" -> Map.of("mode", "dry-run");
                 case "acknowledgeIssue" -> Map.of("comment", "matrix");
+                // an address literal: nothing to resolve, and outside every private range
+                case "createWebhook" -> Map.of("url", "https://93.184.216.34/matrix", "events", List.of("issue.opened"));
                 case "appendJobLogs" -> Map.of("batch", 0, "lines", List.of(Map.of("message", "hello")));
                 case "reportJobResult" -> Map.of("status", "failed", "error", Map.of("summary", "matrix"));
                 default -> none.apply(operation);

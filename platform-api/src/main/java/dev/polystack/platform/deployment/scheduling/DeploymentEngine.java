@@ -29,6 +29,8 @@ import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resource.Provisioned;
 import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.platform.state.StateService;
+import dev.polystack.platform.webhook.WebhookEvent;
+import dev.polystack.platform.webhook.WebhookService;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.Resolution;
@@ -109,6 +111,9 @@ public class DeploymentEngine {
 
     @Inject
     Event<CheckFinished> checkFinished;
+
+    @Inject
+    WebhookService webhooks;
 
     @Inject
     TransactionSynchronizationRegistry transactions;
@@ -255,6 +260,7 @@ public class DeploymentEngine {
                 return finished(deployment);
             }
             deployment.start(now);
+            announce(deployment, WebhookEvent.DEPLOYMENT_STARTED);
             graphs.remove(deployment.id());  // an earlier start that did not commit may have left one
             // what is removed (or checked) is decided now, from what the environment holds when this deployment starts
             if (deployment.mode() == DeploymentMode.CHECK) {
@@ -646,6 +652,11 @@ public class DeploymentEngine {
      */
     private Optional<UUID> finished(Deployment deployment) {
         graphs.remove(deployment.id());
+        announce(deployment, switch (deployment.status()) {
+            case SUCCEEDED -> WebhookEvent.DEPLOYMENT_SUCCEEDED;
+            case CANCELLED -> WebhookEvent.DEPLOYMENT_CANCELLED;
+            default -> WebhookEvent.DEPLOYMENT_FAILED;
+        });
         if (deployment.mode() == DeploymentMode.CHECK) {
             afterCommit(() -> checkFinished.fire(new CheckFinished(deployment.environmentId())));
         }
@@ -659,6 +670,25 @@ public class DeploymentEngine {
             environments.moveTo(deployment.environmentId(), EnvironmentStatus.DELETE_FAILED);
         }
         return deployments.head(deployment.environmentId()).map(Deployment::id);
+    }
+
+    /**
+     * Tells the organization's webhooks that a deployment started or ended, in this transaction (the outbox),
+     * when any asked for it. Checks are not announced: what they find is, as issues.
+     */
+    private void announce(Deployment deployment, String type) {
+        if (deployment.mode() == DeploymentMode.CHECK || !webhooks.subscribed(deployment.orgId(), type)) {
+            return;
+        }
+        String org = organizationSlug(deployment);
+        EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
+        ObjectNode data = json.createObjectNode().put("id", deployment.id().toString()).put("org", org)
+                .put("project", environment.project()).put("env", environment.env()).put("mode", deployment.mode().wireName())
+                .put("status", deployment.status().wireName()).put("created_by", deployment.createdByName());
+        if (deployment.error() != null) {
+            data.put("error", deployment.error());
+        }
+        webhooks.publish(deployment.orgId(), type, "deployment:" + deployment.id(), data);
     }
 
     /** Runs {@code task} on a worker thread once the current transaction has committed (never if it rolls back). */
