@@ -10,6 +10,7 @@ import { SignInPage } from './pages/SignInPage'
 // pages load when first visited, so signing in does not wait for the graph and editor libraries
 const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default: m.AuditPage })))
 const IssuesPage = lazy(() => import('./pages/IssuesPage').then((m) => ({ default: m.IssuesPage })))
+const WebhooksPage = lazy(() => import('./pages/WebhooksPage').then((m) => ({ default: m.WebhooksPage })))
 const DeploymentPage = lazy(() => import('./pages/DeploymentPage').then((m) => ({ default: m.DeploymentPage })))
 const EnvironmentPage = lazy(() => import('./pages/EnvironmentPage').then((m) => ({ default: m.EnvironmentPage })))
 const EnginePage = lazy(() => import('./pages/EnginePage').then((m) => ({ default: m.EnginePage })))
@@ -54,6 +55,7 @@ export function App() {
               <Route path="members" element={<MembersPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="issues" element={<IssuesPage />} />
+              <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="tokens" element={<TokensPage />} />
               <Route path="engine" element={<EnginePage />} />
               <Route path="quotas" element={<QuotasPage />} />

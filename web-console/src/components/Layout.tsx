@@ -42,6 +42,7 @@ export function Layout() {
   const administer: NavItem[] = [
     { to: 'members', label: 'Members & service users', visible: true },
     { to: 'quotas', label: 'Quotas', visible: true },
+    { to: 'webhooks', label: 'Webhooks', visible: can('platform-engineer') },
     { to: 'audit', label: 'Audit log', visible: can('platform-engineer') },
     { to: 'engine', label: 'Deployment engine', visible: !!session.me?.instance_admin },
   ]
@@ -70,7 +71,7 @@ export function Layout() {
           <span>Organization</span>
           <select value={org} onChange={(e) => {
             const rest = location.pathname.split('/').slice(4).join('/')
-            const target = ['projects', 'issues', 'env-types', 'resource-types', 'modules', 'rules', 'providers', 'runners', 'members', 'quotas', 'audit', 'tokens', 'engine']
+            const target = ['projects', 'issues', 'env-types', 'resource-types', 'modules', 'rules', 'providers', 'runners', 'members', 'quotas', 'webhooks', 'audit', 'tokens', 'engine']
               .includes(location.pathname.split('/')[3] ?? '') && !rest ? location.pathname.split('/')[3] : 'projects'
             navigate(`/orgs/${e.target.value}/${target}`)
           }}>
