@@ -2,10 +2,14 @@ package dev.polystack.platform.issue;
 
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +30,9 @@ import static org.hamcrest.Matchers.containsString;
 @TestProfile(DeploymentTestProfile.class)
 @QuarkusTestResource(PostgresResource.class)
 class ChecksAndIssuesTest {
+
+    @Inject
+    EntityManager entityManager;
 
     private static final String ENV = "/api/v1/orgs/{org}/projects/shop/envs/prod";
 
@@ -113,7 +120,7 @@ class ChecksAndIssuesTest {
         assertThat(s.status(check)).isEqualTo("succeeded");
         assertThat(activeModuleVersion(s, "app.a")).as("a check changes no active resource").isEqualTo(moduleVersionBefore);
 
-        List<Map<String, Object>> open = issues(s, "?state=open");
+        List<Map<String, Object>> open = issues(s, "?state=open&kind=drift");
         assertThat(open).singleElement().satisfies(issue -> {
             assertThat(issue.get("kind")).isEqualTo("drift");
             assertThat(issue.get("resource")).isEqualTo("thing/default/app.a");
@@ -124,8 +131,9 @@ class ChecksAndIssuesTest {
             assertThat(issue.toString()).contains("changed by hand");
         });
         var graph = admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath();
-        assertThat(graph.getInt("nodes.find { it.id == 'app.a' }.issues")).isEqualTo(1);
-        assertThat(graph.getInt("nodes.find { it.id == 'app.b' }.issues")).isZero();
+        // each also has a module-outdated issue: the rules pick version 2 now
+        assertThat(graph.getInt("nodes.find { it.id == 'app.a' }.issues")).isEqualTo(2);
+        assertThat(graph.getInt("nodes.find { it.id == 'app.b' }.issues")).isEqualTo(1);
         assertThat(graph.getString("nodes.find { it.id == 'app.a' }.status")).as("how the resource is, not how its check went")
                 .isEqualTo("succeeded");
         String issueId = (String) open.get(0).get("id");
@@ -134,7 +142,7 @@ class ChecksAndIssuesTest {
         // seen again: the same issue, last seen later
         String again = check(s);
         s.claimAll().forEach((resource, job) -> reportCheck(s, job, resource.equals("app.a") ? IN_PLACE : CLEAN));
-        assertThat(issues(s, "?state=open")).singleElement().satisfies(issue -> {
+        assertThat(issues(s, "?state=open&kind=drift")).singleElement().satisfies(issue -> {
             assertThat(issue.get("id")).isEqualTo(issueId);
             assertThat(issue.get("first_seen")).isEqualTo(firstSeen);
             assertThat(issue.get("seen_by")).isEqualTo(again);
@@ -143,13 +151,13 @@ class ChecksAndIssuesTest {
         // a refresh-only check sees only the world, not the configuration: finding nothing, it resolves nothing
         check(s, Map.of("refresh_only", true));
         s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
-        assertThat(issues(s, "?state=open")).extracting(i -> i.get("id")).containsExactly(issueId);
+        assertThat(issues(s, "?state=open&kind=drift")).extracting(i -> i.get("id")).containsExactly(issueId);
 
         // gone: resolved, saying which check showed it
         String clean = check(s);
         s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
-        assertThat(issues(s, "?state=open")).isEmpty();
-        assertThat(issues(s, "?state=resolved")).singleElement().satisfies(issue -> {
+        assertThat(issues(s, "?state=open&kind=drift")).isEmpty();
+        assertThat(issues(s, "?state=resolved&kind=drift")).singleElement().satisfies(issue -> {
             assertThat(issue.get("id")).isEqualTo(issueId);
             assertThat(issue.get("resolved_by")).isEqualTo(clean);
             assertThat((String) issue.get("resolution")).contains("no drift");
@@ -272,6 +280,65 @@ class ChecksAndIssuesTest {
         Scenario other = new Scenario(1);
         assertThat(admin().get("/api/v1/orgs/{org}/issues", other.org).then().statusCode(200).extract().jsonPath()
                 .getList("items")).isEmpty();
+    }
+
+    @Test
+    void aCheckSaysWhenTheRulesPickANewerModuleVersionAndAnApplyOfItResolvesThat() {
+        Scenario s = deployed("a");
+        s.defineModule("resource \"terraform_data\" \"this\" { input = \"v2-${var.name}\" }");
+        check(s);
+        s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
+        assertThat(issues(s, "?state=open")).singleElement().satisfies(issue -> {
+            assertThat(issue.get("kind")).isEqualTo("module-outdated");
+            assertThat((String) issue.get("summary")).contains("the rules now pick module thing v2; thing v1 is applied");
+            assertThat(issue.get("detail").toString()).contains("wanted", "version=2");
+        });
+        String deployment = s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(deployment)).isEqualTo("succeeded");
+        assertThat(issues(s, "?state=open")).isEmpty();
+        check(s);
+        s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
+        assertThat(issues(s, "?state=open")).as("v2 is applied now").isEmpty();
+    }
+
+    @Test
+    void aResourceWhoseRunnerIsOfflineIsNotCheckedAndGetsAnIssueUntilTheRunnerIsBack() {
+        Scenario s = deployed("a");
+        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
+                        "update runner set last_seen_at = now() - interval '1 hour' where org_id = (select id from organization where slug = ?1)")
+                .setParameter(1, s.org).executeUpdate());
+        String check = check(s);
+        assertThat(s.nodeStatuses(check)).containsEntry("app.a", "skipped");
+        assertThat(s.status(check)).isEqualTo("succeeded");
+        assertThat(issues(s, "?state=open")).singleElement().satisfies(issue -> {
+            assertThat(issue.get("kind")).isEqualTo("runner-unavailable");
+            assertThat((String) issue.get("summary")).contains("its runner `r1` is offline");
+        });
+        // the runner calls again (its claim finds nothing): the next check runs and resolves the issue
+        assertThat(s.claimAll()).isEmpty();
+        check(s);
+        s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
+        assertThat(issues(s, "?state=open")).isEmpty();
+        assertThat((String) issues(s, "?kind=runner-unavailable").get(0).get("resolution")).contains("its runner is back");
+    }
+
+    @Test
+    void aRunnerTakesDeploymentJobsBeforeCheckJobs() {
+        Scenario s = deployed("a");
+        admin().body(Map.of("id", "stage", "env_type_id", "production")).post("/api/v1/orgs/{org}/projects/shop/envs", s.org)
+                .then().statusCode(201);
+        admin().contentType("application/yaml").body("shared:\n  s: { type: thing }\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/stage/manifest", s.org).then().statusCode(201);
+        check(s);  // its job is queued first
+        admin().body(Map.of("mode", "deploy")).post("/api/v1/orgs/{org}/projects/shop/envs/stage/deployments", s.org)
+                .then().statusCode(201);
+
+        Map<String, Object> first = s.runner.claim("0s");
+        assertThat(first.get("operation")).isEqualTo("apply");
+        assertThat(RunnerDriver.resourceOf(first)).isEqualTo("shared.s");
+        s.succeed(first);
+        assertThat(s.runner.claim("0s").get("operation")).isEqualTo("check");
     }
 
     @Test

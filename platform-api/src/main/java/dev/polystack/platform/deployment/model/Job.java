@@ -54,13 +54,24 @@ public class Job {
     @Column(name = "finished_at")
     private Instant finishedAt;
 
+    /** 0: a deployment's job; 1: a check's, claimed after every queued 0 of its runner. */
+    @Column(nullable = false, updatable = false)
+    private short priority;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
     protected Job() {
     }
 
+    /** A job of a deployment: claimed before any check job of its runner. */
     public Job(UUID orgId, UUID deploymentId, UUID nodeId, UUID runnerId, int attempt, Instant now) {
+        this(orgId, deploymentId, nodeId, runnerId, attempt, false, now);
+    }
+
+    /** {@code check}: a check's job, which its runner claims only when it has no deployment job queued. */
+    public Job(UUID orgId, UUID deploymentId, UUID nodeId, UUID runnerId, int attempt, boolean check, Instant now) {
+        this.priority = (short) (check ? 1 : 0);
         this.id = UUID.randomUUID();
         this.orgId = orgId;
         this.deploymentId = deploymentId;

@@ -21,7 +21,7 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         @SuppressWarnings("unchecked")
         List<Job> jobs = getEntityManager().createNativeQuery("""
                         select * from job where runner_id = ?1 and status = 'queued'
-                        order by created_at, id limit 1 for update skip locked""", Job.class)
+                        order by priority, created_at, id limit 1 for update skip locked""", Job.class)
                 .setParameter(1, runnerId).getResultList();
         return jobs.stream().findFirst();
     }

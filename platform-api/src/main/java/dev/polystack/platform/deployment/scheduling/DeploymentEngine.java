@@ -529,7 +529,8 @@ public class DeploymentEngine {
 
     /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
     private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
-        Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(), now);
+        Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(),
+                node.operation() == NodeOperation.CHECK, now);
         jobs.persist(job);
         wake.add(node.runnerId());
     }
