@@ -342,6 +342,21 @@ class ChecksAndIssuesTest {
     }
 
     @Test
+    void aReportThatQuotesASecretOfTheJobIsStoredMasked() {
+        Scenario s = deployed("a");
+        check(s);
+        s.claimAll().values().forEach(job -> reportCheck(s, job, report(true, true,
+                List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"), "attributes", List.of(
+                        Map.of("path", "input", "before", "token=" + Scenario.PROVIDER_SECRET, "after", "changed by hand")))),
+                List.of())));
+        String body = admin().get(ENV + "/issues", s.org).then().statusCode(200).extract().asString();
+        assertThat(body).contains("changed by hand").doesNotContain(Scenario.PROVIDER_SECRET);
+        String deployment = admin().get(ENV + "/deployments", s.org).then().extract().jsonPath().getString("items[0].id");
+        assertThat(admin().get(ENV + "/deployments/{id}", s.org, deployment).then().statusCode(200).extract().asString())
+                .doesNotContain(Scenario.PROVIDER_SECRET);
+    }
+
+    @Test
     void destroyingAResourceResolvesItsIssues() {
         Scenario s = deployed("a");
         check(s);

@@ -2,7 +2,10 @@ package dev.polystack.platform.deployment.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.deployment.logs.LogBatch;
@@ -348,8 +351,10 @@ public class JobService implements StateCredentials {
             error = error.substring(0, MAX_ERROR - TRUNCATED.length()) + TRUNCATED;
         }
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
-        // only a check reports what it found; anything else's report is not stored
-        JsonNode checkReport = result.check() == null || node.operation() != NodeOperation.CHECK ? null : json.valueToTree(result.check());
+        // only a check reports what it found; anything else's report is not stored. The runner masked what
+        // OpenTofu marks sensitive; the job's own secrets are masked here too, wherever a value quotes one
+        JsonNode checkReport = result.check() == null || node.operation() != NodeOperation.CHECK ? null
+                : masked(json.valueToTree(result.check()), Masker.of(secretValues(job, node)));
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
         Optional<DeploymentEngine.Ended> ended = engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary,
                 checkReport));
@@ -404,6 +409,26 @@ public class JobService implements StateCredentials {
             values.addAll(providers.secretsFor(job.orgId(), parts[0], parts[1]).values());
         });
         return values;
+    }
+
+    /** A copy of {@code value} with every known secret in its values masked. */
+    static JsonNode masked(JsonNode value, Masker masker) {
+        if (value.isObject()) {
+            ObjectNode copy = JsonNodeFactory.instance.objectNode();
+            value.fields().forEachRemaining(e -> copy.set(e.getKey(), masked(e.getValue(), masker)));
+            return copy;
+        }
+        if (value.isArray()) {
+            ArrayNode copy = JsonNodeFactory.instance.arrayNode();
+            value.forEach(item -> copy.add(masked(item, masker)));
+            return copy;
+        }
+        if (value.isValueNode() && !value.isNull()) {
+            String text = value.asText();
+            String hidden = masker.mask(text);
+            return hidden.equals(text) ? value : TextNode.valueOf(hidden);
+        }
+        return value;
     }
 
     private static void collect(JsonNode value, Set<String> into) {
