@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Starts the checks that are due, and the reconciles that could not start when their check ended: an environment whose schedule (its own, else its type's) has an interval is
- * checked that long after its last deployment or check ended, inside the schedule's window, when nothing of
+ * Starts the checks that are due, and the reconciles that could not start when their check ended. An
+ * environment whose schedule (its own, else its type's) has an interval is checked that long after its last deployment or check ended, inside the schedule's window, when nothing of
  * it runs or waits. Stateless: every replica runs it, and an environment is taken under its row lock
  * ({@code skip locked}) and looked at again there, so a check is started once whichever replica gets it.
  */

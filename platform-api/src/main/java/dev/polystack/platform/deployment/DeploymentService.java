@@ -165,34 +165,45 @@ public class DeploymentService {
         quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
         boolean force = Boolean.TRUE.equals(request.force());
         // a deployment goes before checks: those queued or running are cancelled (they only read)
-        Optional<UUID> cancelledCheck = cancelChecks(environment);
+        boolean checkStillRuns = cancelChecks(environment);
         Deployment deployment = switch (request.mode()) {
             case PLAN, DEPLOY -> fromManifest(scope, environment, request, force, idempotencyKey, now);
             case DESTROY -> destroy(scope, environment, force, false, idempotencyKey, now);
             case ROLLBACK -> rollback(scope, environment, request, force, idempotencyKey, now);
             case DRY_RUN, CHECK -> throw new IllegalArgumentException(request.mode().wireName() + " is not created here");
         };
-        if (cancelledCheck.isEmpty()) {
+        if (!checkStillRuns) {
             engine.advanceLocked(deployments.lock(deployment.id()));
         }
         return new Created(view(deployment, environment, true), false);
     }
 
     /**
-     * Asks every unfinished check of the environment to stop. Returns the first one that still runs (its
-     * jobs stop at their next heartbeat; the next deployment starts when it ended), empty when none is left.
+     * Asks every unfinished check of the environment to stop. True when one still runs (its jobs stop at
+     * their next heartbeat; the next deployment starts when it has ended).
      */
-    private Optional<UUID> cancelChecks(EnvironmentRef environment) {
-        Optional<UUID> running = Optional.empty();
+    private boolean cancelChecks(EnvironmentRef environment) {
+        boolean running = false;
         for (Deployment check : deployments.unfinished(environment.id(), DeploymentMode.CHECK)) {
             Deployment locked = deployments.lock(check.id());
             locked.requestCancel(clock.instant());
             engine.advanceLocked(locked);
             if (!locked.status().isTerminal()) {
-                running = Optional.of(locked.id());
+                running = true;
             }
         }
         return running;
+    }
+
+    /**
+     * Takes an active environment's row lock when no other transaction (another replica's scheduler) holds it
+     * and nothing of it runs or waits; false otherwise, and then the caller leaves it alone.
+     */
+    private boolean lockIfIdle(UUID environmentId) {
+        boolean locked = !deployments.getEntityManager().createNativeQuery(
+                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
+                .setParameter(1, environmentId).getResultList().isEmpty();
+        return locked && deployments.head(environmentId).isEmpty();
     }
 
     /**
@@ -202,11 +213,7 @@ public class DeploymentService {
      */
     @Transactional
     public boolean scheduledCheck(UUID environmentId, CheckSchedule schedule, Instant now, int maxPerOrganization) {
-        @SuppressWarnings("unchecked")
-        List<UUID> locked = deployments.getEntityManager().createNativeQuery(
-                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
-                .setParameter(1, environmentId).getResultList();
-        if (locked.isEmpty() || deployments.head(environmentId).isPresent()) {
+        if (!lockIfIdle(environmentId)) {
             return false;
         }
         Instant since = now.minus(Duration.ofMinutes(schedule.intervalMinutes()));
@@ -304,11 +311,7 @@ public class DeploymentService {
      */
     @Transactional
     public Optional<UUID> reconcile(UUID environmentId, Instant now) {
-        @SuppressWarnings("unchecked")
-        List<UUID> locked = deployments.getEntityManager().createNativeQuery(
-                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
-                .setParameter(1, environmentId).getResultList();
-        if (locked.isEmpty() || deployments.head(environmentId).isPresent()) {
+        if (!lockIfIdle(environmentId)) {
             return Optional.empty();
         }
         @SuppressWarnings("unchecked")
