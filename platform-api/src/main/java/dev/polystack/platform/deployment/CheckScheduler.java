@@ -94,7 +94,7 @@ public class CheckScheduler {
                           and coalesce((coalesce(e.checks, t.checks) ->> 'interval_minutes')::int, 0) >= ?2
                           and exists (select 1 from active_resource r where r.environment_id = e.id)
                           and not exists (select 1 from deployment d where d.environment_id = e.id
-                                          and (d.status in ('queued', 'running')
+                                          and (d.status in ('queued', 'running', 'awaiting_approval')
                                                or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
                                                   - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
                         order by e.id limit ?3""")

@@ -10,6 +10,7 @@ import dev.polystack.platform.common.web.EntityTags;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
+import dev.polystack.platform.deployment.model.ApprovalRepository;
 import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentMode;
 import dev.polystack.platform.deployment.model.DeploymentNode;
@@ -27,6 +28,8 @@ import dev.polystack.platform.deployment.scheduling.EngineSettings;
 import dev.polystack.platform.deployment.scheduling.Removals;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.envtype.ApprovalPolicy;
+import dev.polystack.platform.envtype.EnvTypeService;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.platform.envtype.CheckSchedule;
 import dev.polystack.platform.manifest.GraphPlanner;
@@ -44,6 +47,7 @@ import dev.polystack.platform.resource.Fingerprint;
 import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.platform.runner.RunnerService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.platform.security.Role;
 import dev.polystack.rules.Problem;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
@@ -125,6 +129,12 @@ public class DeploymentService {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    EnvTypeService envTypes;
+
+    @Inject
+    ApprovalRepository approvals;
 
     @Inject
     NodeResolver resolver;
@@ -304,9 +314,10 @@ public class DeploymentService {
     }
 
     /**
-     * Starts the reconcile deployment of an environment's drift whose policy is {@code auto}: a forced deploy
-     * of the current manifest, limited to the drifted resources (it removes nothing), naming the issues it is
-     * for. Taken under the environment's row lock, skipped when another replica holds it or a deployment runs
+     * Starts the reconcile deployment of an environment's drift whose policy is {@code auto} or {@code approve}:
+     * a forced deploy of the current manifest, limited to the drifted resources (it removes nothing), naming the
+     * issues it is for. It waits for approval of its plan when any of them has policy {@code approve} or needs a
+     * delete or replace. Taken under the environment's row lock, skipped when another replica holds it or a deployment runs
      * or waits (the drift is looked at again when that ends). Empty when there was nothing to start.
      */
     @Transactional
@@ -329,12 +340,14 @@ public class DeploymentService {
         ResourceGraph graph = planner.expand(environment, manifest.get().content(), manifest.get().format());
         Set<ResourceIdentity> targets = new TreeSet<>();
         List<UUID> issues = new ArrayList<>();
+        boolean gated = false;
         for (Object[] row : waiting) {
             ResourceIdentity identity = new ResourceIdentity((String) row[2], (String) row[3], (String) row[4]);
             // a resource the manifest no longer has is removed by the next deployment, not put back
             if (graph.nodes().containsKey(identity)) {
                 targets.add(identity);
                 issues.add((UUID) row[1]);
+                gated |= Boolean.TRUE.equals(row[5]);
             }
         }
         if (targets.isEmpty()) {
@@ -343,6 +356,11 @@ public class DeploymentService {
         Deployment deployment = new Deployment(environment.orgId(), environmentId, DeploymentMode.DEPLOY, manifest.get().number(), null,
                 true, false, null, null, "reconcile", now);
         deployment.reconcile(targets, issues);
+        if (gated) {
+            // policy approve, or a fix that deletes or replaces: planned, and applied only once approved
+            ApprovalPolicy approval = envTypes.approvalPolicy(environment.orgId(), environment.envType());
+            deployment.requireApproval((approval == null ? ApprovalPolicy.DEFAULT : approval).toJson());
+        }
         deployments.persist(deployment);
         deployments.flush();
         addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
@@ -358,16 +376,18 @@ public class DeploymentService {
     }
 
     /**
-     * Open in-place drift not yet handed to a reconcile, whose policy is {@code auto}: the environment type's
-     * override for the resource type, else the resource type's own. Destructive drift is never among them.
-     * Columns: environment, issue, type, class, id.
+     * Open drift not yet handed to a reconcile, whose policy is {@code auto} or {@code approve}: the environment
+     * type's override for the resource type, else the resource type's own. Columns: environment, issue, type,
+     * class, id, and whether its fix must wait for approval (policy approve, or destructive drift whatever the
+     * policy).
      */
     static final String RECONCILE_WAITING = """
-            select i.environment_id, i.id, i.res_type, i.res_class, i.res_id
+            select i.environment_id, i.id, i.res_type, i.res_class, i.res_id,
+                   i.kind = 'destructive-drift' or coalesce(t.reconcile ->> i.res_type, r.reconcile, 'observe') = 'approve'
             from issue i join environment e on e.id = i.environment_id join env_type t on t.id = e.env_type_id
                  left join resource_type r on r.org_id = i.org_id and r.slug = i.res_type
-            where i.state = 'open' and i.kind = 'drift' and i.reconciled_by is null
-              and coalesce(t.reconcile ->> i.res_type, r.reconcile, 'observe') = 'auto'""";
+            where i.state = 'open' and i.kind in ('drift', 'destructive-drift') and i.reconciled_by is null
+              and coalesce(t.reconcile ->> i.res_type, r.reconcile, 'observe') in ('auto', 'approve')""";
 
     /** Tears every active resource down, dependents first. */
     Deployment destroy(OrgScope scope, EnvironmentRef environment, boolean force, boolean deleteEnvironment, String idempotencyKey,
@@ -525,6 +545,11 @@ public class DeploymentService {
         }
         Deployment deployment = new Deployment(environment.orgId(), environment.id(), mode, manifestNumber, rollbackOf, force,
                 deleteEnvironment, idempotencyKey, scope.caller().principalId(), scope.caller().name(), now);
+        ApprovalPolicy approval = envTypes.approvalPolicy(environment.orgId(), environment.envType());
+        if (approval != null && approval.gatesDeployments() && mode != DeploymentMode.PLAN) {
+            // it plans first, and applies what changes only once approved
+            deployment.requireApproval(approval.toJson());
+        }
         deployments.persist(deployment);
         deployments.flush();
         return deployment;
@@ -758,7 +783,7 @@ public class DeploymentService {
         // environment has no tag (the read that follows answers 404)
         return autocommit.first("""
                         select cast(e.id as text),
-                               (select count(*) from deployment d where d.environment_id = e.id and d.status in ('queued', 'running')),
+                               (select count(*) from deployment d where d.environment_id = e.id and d.status in ('queued', 'running', 'awaiting_approval')),
                                (select cast(d.id as text) from deployment d where d.environment_id = e.id
                                 order by d.created_at desc, d.id desc limit 1)
                         from environment e join project p on p.id = e.project_id
@@ -826,7 +851,19 @@ public class DeploymentService {
                 changes(all), failures(all), nodeViews,
                 deployment.targets() == null ? null : deployment.targets().stream().map(ResourceIdentity::toString).toList(),
                 deployment.reconciles().isEmpty() ? null : deployment.reconciles(),
-                deployment.mode() == DeploymentMode.CHECK ? deployment.refreshOnly() : null);
+                deployment.mode() == DeploymentMode.CHECK ? deployment.refreshOnly() : null, gate(deployment));
+    }
+
+    /** A gated deployment's approval settings, state and decisions; null for any other. */
+    private DeploymentView.Gate gate(Deployment deployment) {
+        ApprovalPolicy policy = ApprovalPolicy.fromJson(deployment.approval());
+        if (policy == null) {
+            return null;
+        }
+        List<ApprovalView> decisions = approvals.of(deployment.id()).stream().map(ApprovalView::of).toList();
+        return new DeploymentView.Gate(deployment.approvalState() == null ? null : deployment.approvalState().wireName(), policy.required(),
+                policy.approvers().stream().map(Role::wireName).toList(), policy.allowSelfApproval(), deployment.planFingerprint(),
+                deployment.approvalExpiresAt(), decisions);
     }
 
     private static final int MAX_FAILURES_SHOWN = 10;

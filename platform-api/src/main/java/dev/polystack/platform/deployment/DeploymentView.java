@@ -29,7 +29,17 @@ public record DeploymentView(UUID id, String project, String env, String mode, S
                              @Schema(description = "The resources it is limited to (type/class/id); absent: the whole manifest")
                              List<String> targets,
                              @Schema(description = "The issues a reconcile deployment was started for") List<UUID> reconciles,
-                             @Schema(description = "A check: planned with -refresh-only") Boolean refreshOnly) {
+                             @Schema(description = "A check: planned with -refresh-only") Boolean refreshOnly,
+                             @Schema(description = "Its approval gate, when it needs approval before it applies") Gate approval) {
+
+    /**
+     * @param state     planning, awaiting, approved, not-needed (its plan changed nothing), rejected, expired or stale
+     * @param decisions the members' decisions, oldest first
+     */
+    @Schema(name = "ApprovalGate")
+    public record Gate(String state, int required, List<String> approvers, boolean allowSelfApproval, String fingerprint,
+                       Instant expiresAt, List<ApprovalView> decisions) {
+    }
 
     @Schema(name = "DeploymentChanges")
     public record Changes(int add, int change, int destroy) {

@@ -14,5 +14,6 @@ import java.util.Map;
 public record CreateEnvTypeRequest(@Slug String id, @Size(max = 1000) String description,
         @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, @Valid CheckSchedule checks,
         @Schema(description = "What happens to drift, by resource type, in environments of this type (overrides the resource type's policy)")
-        Map<@Slug String, @NotNull ReconcilePolicy> reconcile) {
+        Map<@Slug String, @NotNull ReconcilePolicy> reconcile,
+        @Valid @Schema(description = "Who approves deployments and reconciles in environments of this type") ApprovalPolicy approval) {
 }

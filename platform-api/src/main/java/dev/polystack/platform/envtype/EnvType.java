@@ -45,6 +45,11 @@ public class EnvType extends VersionedEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     private JsonNode reconcile;
 
+    /** Who approves its deployments ({@link ApprovalPolicy}, as stored); null: the defaults, and deployments are not gated. */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private JsonNode approval;
+
     protected EnvType() {
     }
 
@@ -97,6 +102,15 @@ public class EnvType extends VersionedEntity {
 
     void scheduleChecks(CheckSchedule schedule) {
         this.checks = schedule == null ? null : schedule.toJson();
+    }
+
+    /** Its approval settings, with defaults filled in; null when it has none. */
+    public ApprovalPolicy approval() {
+        return ApprovalPolicy.fromJson(approval);
+    }
+
+    void requireApproval(ApprovalPolicy policy) {
+        this.approval = policy == null || policy.isEmpty() ? null : policy.toJson();
     }
 
     public Management management() {

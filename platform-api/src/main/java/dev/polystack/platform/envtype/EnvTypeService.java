@@ -38,6 +38,7 @@ public class EnvTypeService {
         EnvType type = new EnvType(scope.orgId(), request.id(), request.description(), clock.instant());
         type.scheduleChecks(request.checks() == null || request.checks().isEmpty() ? null : request.checks());
         type.reconcile(request.reconcile());
+        type.requireApproval(request.approval());
         type.manage(Management.of(request.managedBy(), request.protect()));
         envTypes.persist(type);
         return EnvTypeView.of(type);
@@ -47,6 +48,11 @@ public class EnvTypeService {
     public Page<EnvTypeView> list(OrgScope scope, PageRequest page) {
         int limit = page.limit();
         return Page.of(envTypes.page(scope.orgId(), page.after(), limit), limit, EnvType::slug, EnvTypeView::of);
+    }
+
+    /** The approval settings of an environment type, defaults filled in; null when it has none. */
+    public ApprovalPolicy approvalPolicy(UUID orgId, String slug) {
+        return envTypes.find(orgId, slug).map(EnvType::approval).orElse(null);
     }
 
     @Transactional
@@ -67,6 +73,9 @@ public class EnvTypeService {
         }
         if (request.reconcile() != null) {
             type.reconcile(request.reconcile());
+        }
+        if (request.approval() != null) {
+            type.requireApproval(request.approval());
         }
         type.manage(type.management().with(request.managedBy(), request.protect()));
         envTypes.flush();

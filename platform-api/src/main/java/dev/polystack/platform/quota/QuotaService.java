@@ -110,7 +110,7 @@ public class QuotaService {
     public void requireQueueRoom(UUID orgId, UUID environmentId, String environment) {
         Quota quota = Quota.QUEUED_DEPLOYMENTS_PER_ENVIRONMENT;
         long queued = count("select count(*) from deployment where environment_id = ?1 and status = 'queued'", environmentId);
-        long running = count("select count(*) from deployment where environment_id = ?1 and status = 'running'", environmentId);
+        long running = count("select count(*) from deployment where environment_id = ?1 and status in ('running', 'awaiting_approval')", environmentId);
         int limit = limit(orgId, quota);
         if (running + queued > 0 && queued >= limit) {
             throw PlatformException.quotaExceeded(quota.wireName(), limit, queued, "the quota `" + quota.wireName() + "` ("

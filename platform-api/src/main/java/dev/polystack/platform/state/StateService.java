@@ -177,6 +177,14 @@ public class StateService {
         return secretBox.open(version.sealed(), StateVersion.binding(environmentId, resourceKey, id));
     }
 
+    /** The serial of a resource's latest state version; -1 when it has none (or the version carries none). */
+    public long serialOf(UUID environmentId, String resourceKey) {
+        List<Long> serials = entityManager.createQuery("select v.serial from StateVersion v where v.environmentId = ?1"
+                        + " and v.resourceKey = ?2 order by v.createdAt desc, v.serial desc", Long.class)
+                .setParameter(1, environmentId).setParameter(2, resourceKey).setMaxResults(1).getResultList();
+        return serials.isEmpty() || serials.get(0) == null ? -1 : serials.get(0);
+    }
+
     private Optional<StateVersion> latest(UUID environmentId, String resourceKey) {
         return entityManager.createQuery("select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
                         + "order by v.createdAt desc, v.serial desc", StateVersion.class)

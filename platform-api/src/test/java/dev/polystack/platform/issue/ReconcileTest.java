@@ -17,11 +17,16 @@ import java.util.Map;
 import java.util.Optional;
 
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.as;
+import static dev.polystack.platform.testing.Api.tokenFor;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Reconciliation policies: auto drift is put back by a reconcile deployment, observe and destructive drift only open issues. */
+/**
+ * Reconciliation policies: auto drift is put back by a reconcile deployment; under approve, and for destructive drift
+ * whatever the policy, the fix is planned and waits for approval; observed drift only opens an issue.
+ */
 @QuarkusTest
 @TestProfile(DeploymentTestProfile.class)
 @QuarkusTestResource(PostgresResource.class)
@@ -104,17 +109,51 @@ class ReconcileTest {
     }
 
     @Test
-    void destructiveDriftIsNeverReconciledAutomaticallyNorIsObservedDrift() {
+    void destructiveDriftIsNeverAppliedAutomaticallyItsFixWaitsForApprovalAndObservedDriftOnlyOpensAnIssue() {
         Scenario auto = deployed("auto");
         check(auto, Map.of("app.a", REPLACE));
         Scenario observed = deployed(null);
         check(observed, Map.of("app.a", IN_PLACE));
 
-        assertThat(reconciler.reconcileWaiting(Instant.now())).isZero();
-        assertThat(reconcile(auto)).isEmpty();
-        assertThat(reconcile(observed)).isEmpty();
+        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(auto), Optional::isPresent).get();
+        assertThat(fix.get("approval")).as("a fix that replaces waits for approval").isNotNull();
+        var plans = auto.claimAll();
+        assertThat(plans).containsOnlyKeys("app.a");
+        assertThat(plans.get("app.a").get("operation")).as("it only plans").isEqualTo("plan");
+        auto.runner.result(plans.get("app.a").get("job_id"), Map.of("status", "succeeded",
+                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 1))).then().statusCode(204);
+        assertThat(auto.status((String) fix.get("id"))).isEqualTo("awaiting_approval");
+        assertThat(auto.claimAll()).as("nothing applies without an approval").isEmpty();
         assertThat(issues(auto, "?state=open")).extracting(i -> i.get("kind")).containsExactly("destructive-drift");
+
+        assertThat(reconcile(observed)).isEmpty();
         assertThat(issues(observed, "?state=open")).extracting(i -> i.get("kind")).containsExactly("drift");
+    }
+
+    @Test
+    void underApproveTheFixIsPlannedWaitsForASecondMemberAndResolvesTheIssueOnceApplied() {
+        Scenario s = deployed("approve");
+        check(s, Map.of("app.a", IN_PLACE));
+        String issue = (String) issues(s, "?state=open").get(0).get("id");
+        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(s), Optional::isPresent).get();
+        String id = (String) fix.get("id");
+        var plans = s.claimAll();
+        assertThat(plans).containsOnlyKeys("app.a");
+        s.runner.result(plans.get("app.a").get("job_id"), Map.of("status", "succeeded",
+                "plan_summary", Map.of("add", 0, "change", 1, "destroy", 0))).then().statusCode(204);
+        assertThat(s.status(id)).isEqualTo("awaiting_approval");
+
+        String engineer = tokenFor(s.org, "platform-engineer");
+        List<Map<String, Object>> waiting = as(engineer).get("/api/v1/orgs/{org}/approvals", s.org).then().statusCode(200)
+                .extract().jsonPath().getList("");
+        assertThat(waiting).singleElement().satisfies(p -> assertThat(p.get("reconciles")).isEqualTo(List.of(issue)));
+        as(engineer).body(Map.of("decision", "approve", "comment", "put it back"))
+                .post(ENV + "/deployments/{id}/approvals", s.org, id).then().statusCode(201);
+        var applies = s.claimAll();
+        assertThat(applies.get("app.a").get("operation")).isEqualTo("apply");
+        applies.values().forEach(s::succeed);
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        assertThat(issues(s, "?state=resolved")).singleElement().satisfies(i -> assertThat(i.get("resolved_by")).isEqualTo(id));
     }
 
     @Test

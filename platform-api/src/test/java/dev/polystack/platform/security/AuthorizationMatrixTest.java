@@ -59,7 +59,7 @@ class AuthorizationMatrixTest {
                 "getModuleVersion", "listModuleRules", "getModuleRule", "listRunners", "getRunner", "listRunnerRules",
                 "getRunnerRule", "listManifests", "getManifest", "listDeployments", "getDeployment", "getDeploymentGraph",
                 "getDeploymentLogs", "waitForDeployment", "getResourceGraph", "explainResource", "getQuotas", "listEnvironmentIssues",
-                "listIssues")) {
+                "listIssues", "listApprovals", "listPendingApprovals", "decideApproval")) {
             EXPECTED.put(op, Needs.VIEWER);
         }
         for (String op : List.of("createProject", "updateProject", "deleteProject", "createEnvironment", "updateEnvironment",
@@ -412,6 +412,8 @@ class AuthorizationMatrixTest {
                 case "createRunnerRule" -> Map.of("runner_id", "r1", "resource_class", id.replace("-", "_"));
                 case "createDeployment" -> Map.of("mode", "dry-run");
                 case "acknowledgeIssue" -> Map.of("comment", "matrix");
+                // the approval policy decides who may approve; any member may ask (and is told 409 here: the deployment does not wait)
+                case "decideApproval" -> Map.of("decision", "approve");
                 // an address literal: nothing to resolve, and outside every private range
                 case "createWebhook" -> Map.of("url", "https://93.184.216.34/matrix", "events", List.of("issue.opened"));
                 case "appendJobLogs" -> Map.of("batch", 0, "lines", List.of(Map.of("message", "hello")));

@@ -212,7 +212,9 @@ public class JobService implements StateCredentials {
     private DeploymentEngine.Ended unresolvable(Job job, DeploymentNode node, String error, Instant now) {
         logs.appendNodeLine(job.deploymentId(), node.id(), "error", "resolution", error, now);
         job.end(JobStatus.CANCELLED, now);
-        checks.ended(deployments.findById(job.deploymentId()), node, NodeStatus.FAILED, error, null, now);
+        if (!job.isPlanOnly()) {
+            checks.ended(deployments.findById(job.deploymentId()), node, NodeStatus.FAILED, error, null, now);
+        }
         node.end(NodeStatus.FAILED, error, null, now);
         return new DeploymentEngine.Ended(job.deploymentId(), node.id());
     }
@@ -238,7 +240,9 @@ public class JobService implements StateCredentials {
         ResourceIdentity identity = node.identity();
         String address = baseUri.resolve("/api/state/v1/" + environment.id() + "/" + identity.type() + "/"
                 + identity.resourceClass() + "/" + identity.id()).toString();
-        return new ClaimedJob(job.id(), job.deploymentId(), job.attempt(), node.operation().wireName(),
+        // a gated deployment's first part only plans, whatever its node will do once approved
+        String operation = job.isPlanOnly() ? NodeOperation.PLAN.wireName() : node.operation().wireName();
+        return new ClaimedJob(job.id(), job.deploymentId(), job.attempt(), operation,
                 new ClaimedJob.Resource(identity.type(), identity.resourceClass(), identity.id()),
                 new ClaimedJob.Environment(org, environment.project(), environment.env(), environment.envType()),
                 new ClaimedJob.Module(node.moduleSlug(), node.moduleVersion(), source.moduleSource(), source.moduleSourceCode()),
@@ -329,7 +333,7 @@ public class JobService implements StateCredentials {
         String error = result.error() == null ? null
                 : result.error().summary() + (result.error().detail() == null || result.error().detail().isBlank()
                 ? "" : ": " + result.error().detail());
-        if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY) {
+        if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY && !job.isPlanOnly()) {
             Optional<OutputSchema> schema = resourceTypes.outputSchema(job.orgId(), node.identity().type());
             if (schema.isPresent()) {
                 // the schema validates what it declares; other outputs of the module are kept as they are

@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.platform.common.VersionedEntity;
 import dev.polystack.rules.ResourceIdentity;
 import jakarta.persistence.Column;
@@ -77,6 +78,21 @@ public class Deployment extends VersionedEntity {
     @Column(name = "refresh_only", nullable = false)
     private boolean refreshOnly;
 
+    /** The approval settings it runs under (an {@code ApprovalPolicy}, as stored); null: it applies without approval. */
+    @Mutability(Immutability.class)
+    @JdbcTypeCode(SqlTypes.JSON)
+    private JsonNode approval;
+
+    @Convert(converter = ApprovalState.Converter.class)
+    @Column(name = "approval_state")
+    private ApprovalState approvalState;
+
+    @Column(name = "plan_fingerprint")
+    private String planFingerprint;
+
+    @Column(name = "approval_expires_at")
+    private Instant approvalExpiresAt;
+
     @Column(name = "stalled_reason")
     private String stalledReason;
 
@@ -153,6 +169,11 @@ public class Deployment extends VersionedEntity {
         return idempotencyKey;
     }
 
+    /** Who started it; null for what Polystack started itself (a scheduled check, a reconcile). */
+    public UUID createdBy() {
+        return createdBy;
+    }
+
     public String createdByName() {
         return createdByName;
     }
@@ -214,6 +235,62 @@ public class Deployment extends VersionedEntity {
         this.allowDestroy = true;
     }
 
+    /** Its approval settings as stored, or null when it needs no approval. */
+    public JsonNode approval() {
+        return approval;
+    }
+
+    /** Where it is on its way through the approval gate; null when it needs no approval. */
+    public ApprovalState approvalState() {
+        return approvalState;
+    }
+
+    /** Whether it is in its first part: planning every resource before it asks for approval. */
+    public boolean planning() {
+        return approvalState == ApprovalState.PLANNING;
+    }
+
+    /** What its approvals are bound to, once it waits for them. */
+    public String planFingerprint() {
+        return planFingerprint;
+    }
+
+    public Instant approvalExpiresAt() {
+        return approvalExpiresAt;
+    }
+
+    /** Plans first, and applies only once the plan is approved under {@code policy} (stored as given). */
+    public void requireApproval(JsonNode policy) {
+        this.approval = policy;
+        this.approvalState = ApprovalState.PLANNING;
+    }
+
+    /** Planned, with changes: it waits for approvals of this plan until {@code expiresAt}. */
+    public void awaitApproval(String fingerprint, Instant expiresAt, Instant now) {
+        moveTo(DeploymentStatus.AWAITING_APPROVAL, now);
+        this.approvalState = ApprovalState.AWAITING;
+        this.planFingerprint = fingerprint;
+        this.approvalExpiresAt = expiresAt;
+    }
+
+    /** Planned without changes: it applies (records what it planned) without waiting. */
+    public void approvalNotNeeded(Instant now) {
+        this.approvalState = ApprovalState.NOT_NEEDED;
+        touch(now);
+    }
+
+    /** Approved: it goes on to apply. */
+    public void approved(Instant now) {
+        moveTo(DeploymentStatus.RUNNING, now);
+        this.approvalState = ApprovalState.APPROVED;
+    }
+
+    /** It ends without applying: rejected, expired or stale; failed only when stale. */
+    public void notApproved(ApprovalState state, String error, Instant now) {
+        this.approvalState = state;
+        finish(state == ApprovalState.STALE ? DeploymentStatus.FAILED : DeploymentStatus.CANCELLED, error, now);
+    }
+
     /** Why it cannot advance, while it cannot; null otherwise. */
     public String stalledReason() {
         return stalledReason;
@@ -243,6 +320,9 @@ public class Deployment extends VersionedEntity {
 
     public void finish(DeploymentStatus outcome, String error, Instant now) {
         moveTo(outcome, now);
+        if (approvalState == ApprovalState.PLANNING || approvalState == ApprovalState.AWAITING) {
+            approvalState = null;  // it ended before anyone decided (failed plan, cancelled): nothing was approved
+        }
         this.error = error;
         finishedAt = now;
     }

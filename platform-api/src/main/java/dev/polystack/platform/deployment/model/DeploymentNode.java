@@ -98,6 +98,10 @@ public class DeploymentNode {
     @Column(name = "check_report")
     private JsonNode checkReport;
 
+    /** The serial of its resource's state when it was planned for approval (-1: no state yet). */
+    @Column(name = "planned_serial")
+    private Long plannedSerial;
+
     @Column(name = "queued_at")
     private Instant queuedAt;
 
@@ -283,6 +287,22 @@ public class DeploymentNode {
             this.planSummary = planSummary;
         }
         this.finishedAt = now;
+    }
+
+    /**
+     * Planned for approval: by its plan job ({@code running}), or without one ({@code pending}: a removal, or a
+     * change whose inputs are known only after its dependencies apply). It goes on from here once approved, with
+     * attempts counted afresh.
+     */
+    public void planned(JsonNode planSummary, long stateSerial, Instant now) {
+        moveTo(NodeStatus.PLANNED);
+        this.planSummary = planSummary;
+        this.plannedSerial = stateSerial;
+        this.attempt = 0;
+    }
+
+    public Long plannedSerial() {
+        return plannedSerial;
     }
 
     /** A destroy that finds its resource already gone: done, with nothing to do. */

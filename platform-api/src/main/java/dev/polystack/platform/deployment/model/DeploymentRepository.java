@@ -52,18 +52,18 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                 .setParameter(1, reason).setParameter(2, now).setParameter(3, deploymentId).executeUpdate();
     }
 
-    /** The deployment of an environment that runs now, or else the oldest queued one. */
+    /** The deployment of an environment that runs (or waits for approval) now, or else the oldest queued one. */
     public Optional<Deployment> head(UUID environmentId) {
         return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
-                List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).firstResultOptional()
-                .map(first -> find("environmentId = ?1 and status = ?2", environmentId, DeploymentStatus.RUNNING)
-                        .firstResultOptional().orElse(first));
+                DeploymentStatus.UNFINISHED).firstResultOptional()
+                .map(first -> find("environmentId = ?1 and status in ?2", environmentId,
+                        List.of(DeploymentStatus.RUNNING, DeploymentStatus.AWAITING_APPROVAL)).firstResultOptional().orElse(first));
     }
 
-    /** The environment's queued and running deployments of a mode, oldest first. */
+    /** The environment's unfinished deployments of a mode (queued, running, awaiting approval), oldest first. */
     public List<Deployment> unfinished(UUID environmentId, DeploymentMode mode) {
         return find("environmentId = ?1 and mode = ?2 and status in ?3 order by createdAt, id", environmentId, mode.wireName(),
-                List.of(DeploymentStatus.RUNNING, DeploymentStatus.QUEUED)).list();
+                DeploymentStatus.UNFINISHED).list();
     }
 
     public Optional<Deployment> byIdempotencyKey(UUID environmentId, String key, Instant notBefore) {
@@ -82,6 +82,6 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
 
     public List<UUID> unfinished(int limit) {
         return getEntityManager().createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
-                .setParameter(1, List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING)).setMaxResults(limit).getResultList();
+                .setParameter(1, DeploymentStatus.UNFINISHED).setMaxResults(limit).getResultList();
     }
 }

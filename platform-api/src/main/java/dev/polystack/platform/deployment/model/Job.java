@@ -58,6 +58,10 @@ public class Job {
     @Column(nullable = false, updatable = false)
     private short priority;
 
+    /** Only plans its node's change, for approval: never applies, and its result records nothing but the plan. */
+    @Column(name = "plan_only", nullable = false, updatable = false)
+    private boolean planOnly;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
@@ -80,6 +84,16 @@ public class Job {
         this.attempt = attempt;
         this.status = JobStatus.QUEUED;
         this.createdAt = now;
+    }
+
+    /** A job that only plans, in the first part of a deployment that needs approval. */
+    public Job planOnly() {
+        this.planOnly = true;
+        return this;
+    }
+
+    public boolean isPlanOnly() {
+        return planOnly;
     }
 
     public UUID id() {

@@ -65,12 +65,16 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         }
     }
 
-    /** The dependencies of a plan node whose plan shows a change (anything added, changed or destroyed). */
+    /**
+     * The dependencies of a plan node whose plan shows a change (anything added, changed or destroyed), or
+     * could not be planned yet; a dependency found unchanged without a plan does not change.
+     */
     public Set<ResourceIdentity> dependenciesWithPlannedChanges(UUID deploymentId, UUID nodeId) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = getEntityManager().createNativeQuery(
                         "select n.res_type, n.res_class, n.res_id from deployment_edge e join deployment_node n on n.id = e.to_node"
-                                + " where e.deployment_id = ?1 and e.from_node = ?2 and (n.plan_summary is null"
+                                + " where e.deployment_id = ?1 and e.from_node = ?2 and n.status <> 'unchanged' and (n.plan_summary is null"
+                                + " or n.plan_summary ->> 'known_after_apply' is not null"
                                 + " or coalesce((n.plan_summary->>'add')::int, 0) + coalesce((n.plan_summary->>'change')::int, 0)"
                                 + " + coalesce((n.plan_summary->>'destroy')::int, 0) > 0)")
                 .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();

@@ -12,12 +12,15 @@ import java.util.Set;
  * pending → queued → running → succeeded | failed | cancelled; a pending node may also end as
  * skipped (a dependency did not succeed), unchanged (nothing to do), failed (its inputs could not be
  * resolved), cancelled, or succeeded (a destroy whose resource is already gone, action no-op). A node
- * whose runner was lost may go back to queued for another attempt.
+ * whose runner was lost may go back to queued for another attempt. In a deployment that needs approval a
+ * node is first planned (pending or running → planned; no job where nothing can be planned yet), and after the
+ * approval goes on from planned as from pending.
  */
 public enum NodeStatus {
     PENDING("pending"),
     QUEUED("queued"),
     RUNNING("running"),
+    PLANNED("planned"),
     SUCCEEDED("succeeded"),
     FAILED("failed"),
     SKIPPED("skipped"),
@@ -27,9 +30,10 @@ public enum NodeStatus {
     private static final Map<NodeStatus, Set<NodeStatus>> NEXT = new EnumMap<>(NodeStatus.class);
 
     static {
-        NEXT.put(PENDING, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED, SUCCEEDED));
+        NEXT.put(PENDING, EnumSet.of(QUEUED, PLANNED, SKIPPED, UNCHANGED, FAILED, CANCELLED, SUCCEEDED));
         NEXT.put(QUEUED, EnumSet.of(RUNNING, SUCCEEDED, FAILED, CANCELLED));
-        NEXT.put(RUNNING, EnumSet.of(QUEUED, SUCCEEDED, FAILED, CANCELLED));
+        NEXT.put(RUNNING, EnumSet.of(QUEUED, PLANNED, SUCCEEDED, FAILED, CANCELLED));
+        NEXT.put(PLANNED, EnumSet.of(QUEUED, SKIPPED, UNCHANGED, FAILED, CANCELLED, SUCCEEDED));
         for (NodeStatus terminal : EnumSet.of(SUCCEEDED, FAILED, SKIPPED, CANCELLED, UNCHANGED)) {
             NEXT.put(terminal, EnumSet.noneOf(NodeStatus.class));
         }

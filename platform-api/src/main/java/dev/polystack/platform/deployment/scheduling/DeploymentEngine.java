@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.deployment.logs.LogService;
+import dev.polystack.platform.deployment.model.ApprovalState;
 import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentNode;
 import dev.polystack.platform.deployment.model.DeploymentRepository;
@@ -19,7 +20,9 @@ import dev.polystack.platform.deployment.model.NodeOperation;
 import dev.polystack.platform.deployment.model.NodeRepository;
 import dev.polystack.platform.deployment.model.NodeResolver;
 import dev.polystack.platform.deployment.model.NodeStatus;
+import dev.polystack.platform.deployment.model.PlanFingerprint;
 import dev.polystack.platform.deployment.model.ResolvedNode;
+import dev.polystack.platform.envtype.ApprovalPolicy;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.environment.EnvironmentStatus;
@@ -49,6 +52,7 @@ import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -270,8 +274,13 @@ public class DeploymentEngine {
             }
             ended = null;
         }
+        if (deployment.status() == DeploymentStatus.AWAITING_APPROVAL) {
+            return awaiting(deployment, now);
+        }
         Step step = new Step(deployment, now);
-        Graph graph = ended == null || deployment.cancelRequested() ? null : graphs.get(deployment.id());
+        // a deployment that needs approval is walked whole: it has two parts, and few nodes wait for approval
+        Graph graph = ended == null || deployment.cancelRequested() || deployment.approval() != null ? null
+                : graphs.get(deployment.id());
         boolean walked = graph != null && afterEnded(step, graph, ended);
         Optional<UUID> next = walked ? Optional.empty() : walk(step);
         step.wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
@@ -367,11 +376,14 @@ public class DeploymentEngine {
         Graph graph = graphOf(deployment.id(), all);
         Map<UUID, NodeRepository.NodeState> byId = new HashMap<>();
         all.forEach(n -> byId.put(n.id, n));
+        // while a gated deployment plans, a planned node is done (its dependents plan after it); once it is
+        // approved, a planned node waits to apply as a pending one does
+        boolean planning = deployment.planning();
         boolean progressed = true;
         while (progressed) {
             progressed = false;
             for (NodeRepository.NodeState state : all) {
-                if (state.status != NodeStatus.PENDING) {
+                if (state.status != NodeStatus.PENDING && (planning || state.status != NodeStatus.PLANNED)) {
                     continue;
                 }
                 if (deployment.cancelRequested()) {
@@ -382,11 +394,11 @@ public class DeploymentEngine {
                     continue;
                 }
                 Set<UUID> dependencies = graph.waitsFor().getOrDefault(state.id, Set.of());
-                if (dependencies.stream().anyMatch(id -> !byId.get(id).status.isTerminal())) {
+                if (dependencies.stream().anyMatch(id -> !done(byId.get(id).status, planning))) {
                     continue;
                 }
                 Optional<NodeRepository.NodeState> blocker = dependencies.stream().map(byId::get)
-                        .filter(d -> !d.status.letsDependentsRun()).findFirst();
+                        .filter(d -> !(d.status.letsDependentsRun() || planning && d.status == NodeStatus.PLANNED)).findFirst();
                 DeploymentNode node = nodes.findById(state.id);
                 if (blocker.isPresent()) {
                     node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
@@ -397,6 +409,9 @@ public class DeploymentEngine {
                 progressed = true;
             }
         }
+        if (planning && all.stream().allMatch(n -> done(n.status, true))) {
+            return planned(step, all);
+        }
         if (all.stream().allMatch(n -> n.status.isTerminal())) {
             long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
             DeploymentStatus outcome = deployment.cancelRequested() ? DeploymentStatus.CANCELLED
@@ -406,6 +421,157 @@ public class DeploymentEngine {
             return finished(deployment);
         }
         return Optional.empty();
+    }
+
+    /** Whether a node is done for its dependents: ended, or (while its deployment plans for approval) planned. */
+    private static boolean done(NodeStatus status, boolean planning) {
+        return status.isTerminal() || planning && status == NodeStatus.PLANNED;
+    }
+
+    /**
+     * A gated deployment that planned every node. It fails when a plan failed; applies at once when nothing
+     * changes; and otherwise waits for approvals of this plan, bound to its fingerprint.
+     */
+    private Optional<UUID> planned(Step step, List<NodeRepository.NodeState> all) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
+        List<DeploymentNode> planned = nodes.byIds(all.stream().filter(n -> n.status == NodeStatus.PLANNED).map(n -> n.id).toList());
+        long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
+        if (failed > 0) {
+            planned.forEach(node -> node.end(NodeStatus.CANCELLED, "not applied: the plan of the deployment failed", null, now));
+            deployment.finish(DeploymentStatus.FAILED, failed + " of " + all.size() + " resources failed to plan; nothing was applied", now);
+            return finished(deployment);
+        }
+        if (planned.stream().noneMatch(node -> PlanFingerprint.changes(node.planSummary()))) {
+            deployment.approvalNotNeeded(now);
+            return walk(step);
+        }
+        ApprovalPolicy policy = ApprovalPolicy.fromJson(deployment.approval());
+        deployment.awaitApproval(PlanFingerprint.of(deployment.id(), planned), now.plus(Duration.ofHours(policy.expiresAfterHours())), now);
+        notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
+        announce(deployment, WebhookEvent.APPROVAL_NEEDED);
+        return Optional.empty();
+    }
+
+    /** A deployment that waits for approval: it ends when cancelled or when its time is up, and otherwise waits on. */
+    private Optional<UUID> awaiting(Deployment deployment, Instant now) {
+        boolean expired = deployment.approvalExpiresAt() != null && !now.isBefore(deployment.approvalExpiresAt());
+        if (!deployment.cancelRequested() && !expired) {
+            return Optional.empty();
+        }
+        String reason = deployment.cancelRequested() ? "cancelled while it waited for approval"
+                : "not approved before " + deployment.approvalExpiresAt() + "; nothing was applied";
+        for (DeploymentNode node : nodes.of(deployment.id())) {
+            if (!node.status().isTerminal()) {
+                node.end(NodeStatus.CANCELLED, reason, null, now);
+            }
+        }
+        if (deployment.cancelRequested()) {
+            deployment.finish(DeploymentStatus.CANCELLED, reason, now);
+        } else {
+            deployment.notApproved(ApprovalState.EXPIRED, reason, now);
+        }
+        return finished(deployment);
+    }
+
+    /**
+     * Ends a deployment that waits for approval without applying it (rejected, or its plan went stale); the
+     * caller holds its environment's and its own locks. Returns the deployment to start next.
+     */
+    public Optional<UUID> notApproved(Deployment deployment, ApprovalState state, String reason) {
+        Instant now = clock.instant();
+        for (DeploymentNode node : nodes.of(deployment.id())) {
+            if (!node.status().isTerminal()) {
+                node.end(NodeStatus.CANCELLED, reason, null, now);
+            }
+        }
+        deployment.notApproved(state, reason, now);
+        return finished(deployment);
+    }
+
+    /**
+     * Why a deployment's approved plan would not be what applies, or empty when it still is: a planned
+     * resource's state moved (its serial), or its inputs resolve differently now (a provider's settings or a
+     * secret changed, say). Only nodes whose inputs were known when they planned are compared by inputs.
+     */
+    public Optional<String> staleness(Deployment deployment) {
+        List<DeploymentNode> planned = nodes.of(deployment.id()).stream().filter(n -> n.status() == NodeStatus.PLANNED).toList();
+        List<String> reasons = new ArrayList<>();
+        Step step = new Step(deployment, clock.instant());
+        for (DeploymentNode node : planned) {
+            long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+            if (node.plannedSerial() != null && serial != node.plannedSerial()) {
+                reasons.add("the state of " + node.identity() + " moved (serial " + node.plannedSerial() + " when planned, " + serial + " now)");
+                continue;
+            }
+            if (node.operation() != NodeOperation.APPLY || node.inputsDigest() == null) {
+                continue;
+            }
+            try {
+                Optional<NodeResolver.Resolved> now = resolvedForPlan(step, node);
+                if (now.isEmpty() || !now.get().fingerprint().digest().equals(node.inputsDigest())) {
+                    reasons.add("the inputs of " + node.identity() + " changed");
+                }
+            } catch (RulesException e) {
+                reasons.add("the inputs of " + node.identity() + " no longer resolve: " + NodeResolver.unresolved(e));
+            }
+        }
+        return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
+    }
+
+    /** A node's inputs as its plan uses them, or empty when some are known only after a dependency applies. */
+    private Optional<NodeResolver.Resolved> resolvedForPlan(Step step, DeploymentNode node) {
+        if (node.fixed()) {
+            return Optional.of(resolver.forApply(node, step.environment(), step.lookups()));
+        }
+        Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(step.deployment.id(), node.id());
+        Resolution resolution = resolver.resolve(node, step.environment(), true, changing);
+        if (!resolution.isComplete()) {
+            return Optional.empty();
+        }
+        ResolvedNode resolved = resolver.withSecretInputs(step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
+        return Optional.of(resolver.sealed(node, step.lookups(), resolved));
+    }
+
+    /**
+     * The first part of a gated deployment: plans a node (a job that only plans), or records what it will do
+     * where no plan is needed (a removal) or possible yet (inputs known only after a dependency applies).
+     */
+    private void dispatchPlan(Step step, DeploymentNode node, Optional<ActiveResource> active) {
+        Deployment deployment = step.deployment;
+        Instant now = step.now;
+        long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+        if (node.operation() == NodeOperation.DESTROY) {
+            if (active.isEmpty()) {
+                node.nothingToDestroy(now);
+                return;
+            }
+            int resources = active.get().tofuResources() == null ? 1 : Math.max(1, active.get().tofuResources().size());
+            node.planned(json.createObjectNode().put("add", 0).put("change", 0).put("destroy", resources), serial, now);
+            return;
+        }
+        Optional<NodeResolver.Resolved> resolved;
+        try {
+            resolved = resolvedForPlan(step, node);
+        } catch (RulesException e) {
+            String error = NodeResolver.unresolved(e);
+            logs.appendNodeLine(deployment.id(), node.id(), "error", "resolution", error, now);
+            node.end(NodeStatus.FAILED, error, null, now);
+            return;
+        }
+        if (resolved.isEmpty()) {
+            Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
+            node.planned(json.createObjectNode().put("known_after_apply", true)
+                    .put("reason", "its inputs are known after " + String.join(", ", changing.stream().map(ResourceIdentity::toString)
+                            .sorted().toList()) + " apply"), serial, now);
+            return;
+        }
+        if (!deployment.force() && active.isPresent() && resolved.get().fingerprint().matches(active.get().fingerprint())) {
+            node.unchanged(resolved.get().sealed(), resolved.get().fingerprint(), now);
+            return;
+        }
+        node.queue(active.isPresent() ? "update" : "create", resolved.get(), now);
+        enqueue(deployment, node, now, step.wake);
     }
 
     /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
@@ -463,6 +629,19 @@ public class DeploymentEngine {
         Deployment deployment = step.deployment;
         Instant now = step.now;
         Optional<ActiveResource> active = activeResources.findWithoutFlush(deployment.environmentId(), node.identity());
+        if (deployment.planning()) {
+            dispatchPlan(step, node, active);
+            return;
+        }
+        if (node.status() == NodeStatus.PLANNED) {
+            long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+            if (node.plannedSerial() != null && serial != node.plannedSerial()) {
+                // the approval was checked against the state; this is the fence for what moved since
+                node.end(NodeStatus.FAILED, "not applied: the state of " + node.identity() + " moved after the approved plan (serial "
+                        + node.plannedSerial() + " when planned, " + serial + " now); plan again", null, now);
+                return;
+            }
+        }
         if (node.operation() == NodeOperation.APPLY && !node.fixed() && (active.isEmpty() || deployment.force())) {
             node.queue(active.isPresent() ? "update" : "create", null, now);
             enqueue(deployment, node, now, step.wake);
@@ -531,6 +710,9 @@ public class DeploymentEngine {
     private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
         Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(),
                 node.operation() == NodeOperation.CHECK, now);
+        if (deployment.planning()) {
+            job.planOnly();
+        }
         jobs.persist(job);
         wake.add(node.runnerId());
     }
@@ -565,6 +747,16 @@ public class DeploymentEngine {
         DeploymentNode node = nodes.lock(job.nodeId());
         job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
         states.releaseLocksOf(job.id());
+        if (job.isPlanOnly()) {
+            // the plan of a gated deployment: what it would do, and the state it was planned against
+            if (outcome.status() == NodeStatus.SUCCEEDED) {
+                node.planned(outcome.planSummary() == null ? json.createObjectNode() : outcome.planSummary(),
+                        states.serialOf(deployment.environmentId(), node.identity().toString()), now);
+            } else {
+                node.end(outcome.status(), outcome.error(), null, now);
+            }
+            return Optional.of(new Ended(deployment.id(), node.id()));
+        }
         if (outcome.status() == NodeStatus.SUCCEEDED) {
             UUID environmentId = deployment.environmentId();
             switch (node.operation()) {
@@ -613,7 +805,9 @@ public class DeploymentEngine {
         } else {
             NodeStatus status = deployment.cancelRequested() ? NodeStatus.CANCELLED : NodeStatus.FAILED;
             String error = "runner lost: no heartbeat before the lease expired (attempt " + node.attempt() + ")";
-            checks.ended(deployment, node, status, error, null, now);
+            if (!job.isPlanOnly()) {
+                checks.ended(deployment, node, status, error, null, now);
+            }
             node.end(status, error, null, now);
         }
         return advanceLocked(deployment);
@@ -688,6 +882,9 @@ public class DeploymentEngine {
                 .put("status", deployment.status().wireName()).put("created_by", deployment.createdByName());
         if (deployment.error() != null) {
             data.put("error", deployment.error());
+        }
+        if (WebhookEvent.APPROVAL_NEEDED.equals(type)) {
+            data.put("fingerprint", deployment.planFingerprint()).put("expires_at", deployment.approvalExpiresAt().toString());
         }
         webhooks.publish(deployment.orgId(), type, "deployment:" + deployment.id(), data);
     }

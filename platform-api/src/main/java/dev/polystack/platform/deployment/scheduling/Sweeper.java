@@ -50,9 +50,9 @@ public class Sweeper {
     void registerMetrics() {
         errors = Counter.builder("polystack.sweeper.errors")
                 .description("Sweeps, or lease expiries within them, that failed").register(meters);
-        for (DeploymentStatus status : List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING)) {
+        for (DeploymentStatus status : DeploymentStatus.UNFINISHED) {
             Gauge.builder("polystack.deployments", counts, c -> c.deployments(status))
-                    .tag("status", status.wireName()).description("Deployments queued or running, as of the last sweep").register(meters);
+                    .tag("status", status.wireName()).description("Deployments queued, running or awaiting approval, as of the last sweep").register(meters);
         }
         for (JobStatus status : List.of(JobStatus.QUEUED, JobStatus.RUNNING)) {
             Gauge.builder("polystack.jobs", counts, c -> c.jobs(status))
@@ -86,7 +86,7 @@ public class Sweeper {
             var em = deployments.getEntityManager();
             @SuppressWarnings("unchecked")
             List<Object[]> rows = em.createNativeQuery("""
-                    select 'deployment:' || status, count(*) from deployment where status in ('queued', 'running') group by status
+                    select 'deployment:' || status, count(*) from deployment where status in ('queued', 'running', 'awaiting_approval') group by status
                     union all select 'job:' || status, count(*) from job where status in ('queued', 'running') group by status
                     union all select 'stalled', count(*) from deployment where stalled_reason is not null""").getResultList();
             Map<String, Long> fresh = new HashMap<>();

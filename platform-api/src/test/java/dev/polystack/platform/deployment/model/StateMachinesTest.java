@@ -40,9 +40,11 @@ class StateMachinesTest {
     void nodeStatuses() {
         assertThat(allowed(NodeStatus.class, NodeStatus::canMoveTo, NodeStatus::wireName)).containsExactlyInAnyOrder(
                 "pending -> queued", "pending -> skipped", "pending -> unchanged", "pending -> failed", "pending -> cancelled",
-                "pending -> succeeded",
+                "pending -> succeeded", "pending -> planned",
                 "queued -> running", "queued -> succeeded", "queued -> failed", "queued -> cancelled",
-                "running -> queued", "running -> succeeded", "running -> failed", "running -> cancelled");
+                "running -> queued", "running -> succeeded", "running -> failed", "running -> cancelled", "running -> planned",
+                "planned -> queued", "planned -> skipped", "planned -> unchanged", "planned -> failed", "planned -> cancelled",
+                "planned -> succeeded");
         for (NodeStatus status : NodeStatus.values()) {
             assertThat(status.isTerminal()).as(status.wireName())
                     .isEqualTo(EnumSet.of(NodeStatus.SUCCEEDED, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELLED,
@@ -55,7 +57,9 @@ class StateMachinesTest {
     @Test
     void deploymentStatuses() {
         assertThat(allowed(DeploymentStatus.class, DeploymentStatus::canMoveTo, DeploymentStatus::wireName)).containsExactlyInAnyOrder(
-                "queued -> running", "queued -> cancelled", "running -> succeeded", "running -> failed", "running -> cancelled");
+                "queued -> running", "queued -> cancelled", "running -> succeeded", "running -> failed", "running -> cancelled",
+                "running -> awaiting_approval", "awaiting_approval -> running", "awaiting_approval -> cancelled",
+                "awaiting_approval -> failed");
     }
 
     @Test

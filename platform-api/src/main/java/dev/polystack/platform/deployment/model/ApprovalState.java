@@ -1,0 +1,51 @@
+package dev.polystack.platform.deployment.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import jakarta.persistence.AttributeConverter;
+
+/**
+ * A gated deployment's way through its approval: planning → awaiting → approved | rejected | expired | stale,
+ * or planning → not-needed when its plan changes nothing.
+ */
+public enum ApprovalState {
+    PLANNING("planning"),
+    AWAITING("awaiting"),
+    APPROVED("approved"),
+    NOT_NEEDED("not-needed"),
+    REJECTED("rejected"),
+    EXPIRED("expired"),
+    /** A planned resource's state moved after the plan: the approvals would not be of what applies. */
+    STALE("stale");
+
+    private final String wireName;
+
+    ApprovalState(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    @jakarta.persistence.Converter
+    public static class Converter implements AttributeConverter<ApprovalState, String> {
+        @Override
+        public String convertToDatabaseColumn(ApprovalState state) {
+            return state == null ? null : state.wireName;
+        }
+
+        @Override
+        public ApprovalState convertToEntityAttribute(String value) {
+            if (value == null) {
+                return null;
+            }
+            for (ApprovalState state : values()) {
+                if (state.wireName.equals(value)) {
+                    return state;
+                }
+            }
+            throw new IllegalArgumentException(value);
+        }
+    }
+}
