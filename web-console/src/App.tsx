@@ -8,6 +8,7 @@ import { HomePage } from './pages/HomePage'
 import { SignInPage } from './pages/SignInPage'
 
 // pages load when first visited, so signing in does not wait for the graph and editor libraries
+const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })))
 const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default: m.AuditPage })))
 const IssuesPage = lazy(() => import('./pages/IssuesPage').then((m) => ({ default: m.IssuesPage })))
 const WebhooksPage = lazy(() => import('./pages/WebhooksPage').then((m) => ({ default: m.WebhooksPage })))
@@ -55,6 +56,7 @@ export function App() {
               <Route path="members" element={<MembersPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="issues" element={<IssuesPage />} />
+              <Route path="approvals" element={<ApprovalsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="tokens" element={<TokensPage />} />
               <Route path="engine" element={<EnginePage />} />

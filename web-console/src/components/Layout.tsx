@@ -30,7 +30,8 @@ export function Layout() {
   for (const o of orgs.data?.items ?? []) if (o.id) choices.add(o.id)
   choices.add(org)
 
-  const develop: NavItem[] = [{ to: 'projects', label: 'Projects', visible: true }, { to: 'issues', label: 'Issues', visible: true }]
+  const develop: NavItem[] = [{ to: 'projects', label: 'Projects', visible: true }, { to: 'issues', label: 'Issues', visible: true },
+    { to: 'approvals', label: 'Approvals', visible: true }]
   const configure: NavItem[] = [
     { to: 'env-types', label: 'Environment types', visible: true },
     { to: 'resource-types', label: 'Resource types', visible: true },
@@ -71,7 +72,7 @@ export function Layout() {
           <span>Organization</span>
           <select value={org} onChange={(e) => {
             const rest = location.pathname.split('/').slice(4).join('/')
-            const target = ['projects', 'issues', 'env-types', 'resource-types', 'modules', 'rules', 'providers', 'runners', 'members', 'quotas', 'webhooks', 'audit', 'tokens', 'engine']
+            const target = ['projects', 'issues', 'approvals', 'env-types', 'resource-types', 'modules', 'rules', 'providers', 'runners', 'members', 'quotas', 'webhooks', 'audit', 'tokens', 'engine']
               .includes(location.pathname.split('/')[3] ?? '') && !rest ? location.pathname.split('/')[3] : 'projects'
             navigate(`/orgs/${e.target.value}/${target}`)
           }}>

@@ -87,13 +87,17 @@ export function lineProblemText(problem: LineProblem): string {
 /**
  * Errors of an API problem by the top-level field they concern, with the rest of the pointer:
  * `/output_schema/properties/port` gives `output_schema` → "properties/port: …". All errors of a
- * field are kept.
+ * field are kept. With `under`, the fields of that object: `under` "approval" gives `/approval/required`
+ * as `required`.
  */
-export function problemsByField(error: unknown): Record<string, string> {
+export function problemsByField(error: unknown, under?: string): Record<string, string> {
   const result: Record<string, string[]> = {}
   if (!(error instanceof ApiError)) return {}
+  const prefix = under ? `${under}/` : ''
   for (const e of error.problem.errors ?? []) {
-    const [field, ...rest] = (e.pointer ?? '').replace(/^\//, '').split('/')
+    const pointer = (e.pointer ?? '').replace(/^\//, '')
+    if (!pointer.startsWith(prefix)) continue
+    const [field, ...rest] = pointer.slice(prefix.length).split('/')
     if (!field) continue
     const detail = e.detail ?? 'is not valid'
     ;(result[field] ??= []).push(rest.length ? `${rest.join('/')}: ${detail}` : detail)
@@ -101,12 +105,15 @@ export function problemsByField(error: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.join('; ')]))
 }
 
-/** The problem of a failed save, unless every one of its errors is shown at a field of the form. */
+/**
+ * The problem of a failed save, unless every one of its errors is shown at a field of the form. A field
+ * is a pointer without its slash, and shows what lies below it too: `approval/required`, `output_schema`.
+ */
 export function FormProblem({ error, fields }: { error: unknown; fields: string[] }) {
   if (!error) return null
-  const errors = problemsByField(error)
-  const keys = Object.keys(errors)
-  if (keys.length > 0 && keys.every((k) => fields.includes(k))) return null
+  const pointers = error instanceof ApiError ? (error.problem.errors ?? []).map((e) => (e.pointer ?? '').replace(/^\//, '')) : []
+  const shown = (pointer: string) => fields.some((f) => pointer === f || pointer.startsWith(`${f}/`))
+  if (pointers.length > 0 && pointers.every(shown)) return null
   return <ProblemMessage error={error} />
 }
 

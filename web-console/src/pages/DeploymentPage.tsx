@@ -11,11 +11,15 @@ import { ProblemMessage } from '../components/ProblemMessage'
 import { ProgressBar, StatusBadge } from '../components/Status'
 import { duration, Time } from '../components/Time'
 import { ResourceGraph } from '../graph/ResourceGraph'
+import { ApprovalCard, PlanSummary } from './DeploymentApproval'
 import { ACTIVE_DEPLOYMENT, nodeKey } from './EnvironmentPage'
 
 type Deployment = Schemas['DeploymentView']
 
-/** One deployment, live: node statuses on the graph, progress, logs per resource, cancel and roll back. */
+/** Deployments that have not ended: running ones, and those that wait for approval. */
+const UNFINISHED = new Set([...ACTIVE_DEPLOYMENT, 'awaiting_approval'])
+
+/** One deployment, live: node statuses on the graph, progress, logs per resource, its approval, cancel and roll back. */
 export function DeploymentPage() {
   const { org, can } = useOrg()
   const { project = '', env = '', id = '' } = useParams()
@@ -24,7 +28,9 @@ export function DeploymentPage() {
   const deployment = useQuery({
     queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id],
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}', { params: { path } })),
-    refetchInterval: (q) => ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500 : false,
+    // while it waits for approval, others' decisions and the expiry change it, but slowly
+    refetchInterval: (q) => ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500
+      : q.state.data?.status === 'awaiting_approval' ? 10_000 : false,
   })
   const graph = useQuery({
     queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id, 'graph'],
@@ -40,6 +46,7 @@ export function DeploymentPage() {
         {(d) => (
           <>
             <DeploymentHeader org={org} project={project} env={env} deployment={d} editable={can('developer')} onSelect={setSelected} />
+            {d.approval && <ApprovalCard where={path} deployment={d} />}
             <DeploymentBody deployment={d} graph={graph.data} graphError={graph.error} selected={selected} onSelect={setSelected}
               logsUrl={`/api/v1/orgs/${org}/projects/${project}/envs/${env}/deployments/${id}/logs?follow=true${selected ? `&node=${encodeURIComponent(selected)}` : ''}`} />
           </>
@@ -55,7 +62,7 @@ function DeploymentHeader({ org, project, env, deployment: d, editable, onSelect
   const client = useQueryClient()
   const navigate = useNavigate()
   const path = { org, project, env }
-  const active = ACTIVE_DEPLOYMENT.has(d.status ?? '')
+  const active = UNFINISHED.has(d.status ?? '')
   const rollback = useMutation({
     mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
       params: { path }, body: { mode: 'rollback', rollback_to: d.id },
@@ -147,7 +154,7 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
                 <dt>Runner</dt><dd>{current.runner_id ?? '—'}</dd>
                 <dt>Attempt</dt><dd>{current.attempt ?? '—'}</dd>
                 <dt>Took</dt><dd>{duration(current.started_at, current.finished_at)}</dd>
-                {current.plan_summary != null && <><dt>Plan</dt><dd><code>{JSON.stringify(current.plan_summary)}</code></dd></>}
+                {current.plan_summary != null && <><dt>Plan</dt><dd><PlanSummary summary={current.plan_summary} planned={current.status === 'planned'} /></dd></>}
               </dl>
               {current.error && <div className="problem" role="alert">{current.error}</div>}
               <button type="button" className="link" onClick={() => onSelect(null)}>Show the logs of all resources</button>

@@ -1,11 +1,19 @@
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { EnvTypesPage } from './EnvTypesPage'
 
 const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<EnvTypesPage />, { url: '/orgs/acme/env-types', path: '/orgs/:org/env-types', session: fakeSession(role) })
+
+const production: Schemas['EnvTypeView'] = { id: 'production', description: 'Live', version: 3, created_at: '2026-12-01T10:00:00Z' }
+const gated: Schemas['EnvTypeView'] = {
+  ...production,
+  approval: { deployments: true, required: 2, approvers: ['platform-engineer', 'owner'], allow_self_approval: false, expires_after_hours: 24 },
+  checks: { interval_minutes: 60, window: '22:00-06:00', refresh_only: false },
+}
 
 describe('EnvTypesPage', () => {
   afterEach(() => vi.unstubAllGlobals())
@@ -60,5 +68,73 @@ describe('EnvTypesPage', () => {
     mockApi({ 'GET /api/v1/orgs/acme/env-types': () => problemResponse(404, 'Not found', 'organization `acme` does not exist') })
     page('viewer')
     expect(await screen.findByRole('alert')).toHaveTextContent('organization `acme` does not exist')
+  })
+
+  it('lets platform engineers make deployments wait for approval, schedule drift checks and set what happens to drift', async () => {
+    const api = mockApi({
+      'GET /api/v1/orgs/acme/env-types': () => ({ items: [production] }),
+      'GET /api/v1/orgs/acme/resource-types': () => ({ items: [{ id: 'postgres' }, { id: 'redis' }] }),
+      'PUT /api/v1/orgs/acme/env-types/production': () => gated,
+    })
+    page('platform-engineer')
+    expect(await screen.findByText('apply without approval')).toBeInTheDocument()
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit “production”' })
+    fireEvent.click(within(dialog).getByLabelText(/Deployments wait for approval/))
+    fireEvent.change(within(dialog).getByLabelText('Approvals required'), { target: { value: '2' } })
+    fireEvent.click(within(dialog).getByLabelText('Developer'))
+    fireEvent.change(within(dialog).getByLabelText('Plans wait at most (hours)'), { target: { value: '48' } })
+    fireEvent.change(within(dialog).getByLabelText('Check every (minutes)'), { target: { value: '60' } })
+    fireEvent.change(within(dialog).getByLabelText('Window (UTC)'), { target: { value: '22:00-06:00' } })
+    fireEvent.click(within(dialog).getByLabelText(/Refresh only/))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add a resource type' }))
+    await within(dialog).findByRole('option', { name: 'postgres' })
+    fireEvent.change(within(dialog).getByLabelText('Resource type 1'), { target: { value: 'postgres' } })
+    fireEvent.change(within(dialog).getByLabelText('Policy 1'), { target: { value: 'auto' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(api.bodies).toEqual([{
+      description: 'Live', version: 3,
+      approval: { deployments: true, required: 2, approvers: ['developer', 'platform-engineer', 'owner'], allow_self_approval: false, expires_after_hours: 48 },
+      checks: { interval_minutes: 60, window: '22:00-06:00', refresh_only: true },
+      reconcile: { postgres: 'auto' },
+    }])
+  })
+
+  it('shows the API’s errors at the approval and check fields they concern, and removes settings turned off with {}', async () => {
+    let attempts = 0
+    const api = mockApi({
+      'GET /api/v1/orgs/acme/env-types': () => ({ items: [gated] }),
+      'PUT /api/v1/orgs/acme/env-types/production': () => (++attempts === 1
+        ? problemResponse(400, 'The request is not valid', '2 problems', [
+          { pointer: '/approval/approvers', detail: 'size must be between 1 and 4' },
+          { pointer: '/checks/interval_minutes', detail: 'must be 0 (off) or at least 10 minutes' }])
+        : production),
+    })
+    page('owner')
+    expect(await screen.findByText('wait for 2 approvals by Platform engineer, Owner')).toBeInTheDocument()
+    expect(screen.getByText('every 60 minutes, 22:00-06:00 UTC')).toBeInTheDocument()
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit “production”' })
+    fireEvent.click(within(dialog).getByLabelText('Platform engineer'))
+    fireEvent.click(within(dialog).getByLabelText('Owner'))
+    fireEvent.change(within(dialog).getByLabelText('Check every (minutes)'), { target: { value: '5' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    const approvers = within(dialog).getByRole('group', { name: 'Who may approve' })
+    expect(await within(approvers).findByText('size must be between 1 and 4')).toBeInTheDocument()
+    expect(within(dialog).getByLabelText('Check every (minutes)')).toHaveAttribute('aria-invalid', 'true')
+    expect(within(dialog).getByText('must be 0 (off) or at least 10 minutes')).toBeInTheDocument()
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument()
+    expect(api.bodies[0]).toMatchObject({ approval: { approvers: [] }, checks: { interval_minutes: 5 } })
+    // back to the defaults, deployments not waiting, and no checks: the type has neither setting
+    fireEvent.click(within(dialog).getByLabelText('Platform engineer'))
+    fireEvent.click(within(dialog).getByLabelText('Owner'))
+    fireEvent.click(within(dialog).getByLabelText(/Deployments wait for approval/))
+    fireEvent.change(within(dialog).getByLabelText('Approvals required'), { target: { value: '1' } })
+    fireEvent.change(within(dialog).getByLabelText('Check every (minutes)'), { target: { value: '' } })
+    fireEvent.change(within(dialog).getByLabelText('Window (UTC)'), { target: { value: '' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(api.bodies[1]).toEqual({ description: 'Live', version: 3, approval: {}, checks: {} })
   })
 })

@@ -6,7 +6,7 @@ import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
 import { PageHeader } from '../components/Layout'
-import { StatusBadge } from '../components/Status'
+import { Changes, StatusBadge } from '../components/Status'
 import { Tabs } from '../components/Tabs'
 import { duration, Time } from '../components/Time'
 import { ResourceGraph } from '../graph/ResourceGraph'
@@ -194,7 +194,7 @@ function DeploymentsTab({ org, project, env }: { org: string; project: string; e
                 <td><Link to={`/orgs/${org}/projects/${project}/envs/${env}/deployments/${d.id}`}><Time value={d.created_at} /></Link></td>
                 <td>{d.mode}{d.rollback_of ? <span className="muted small"> of {d.rollback_of.slice(0, 8)}</span> : null}</td>
                 <td><StatusBadge status={d.status} /></td>
-                <td><Changes changes={d.changes} /></td>
+                <td><Changes changes={d.changes} planned={d.status === 'awaiting_approval'} /></td>
                 <td><Failures failures={d.failures ?? []} failed={d.progress?.failed ?? 0} /></td>
                 <td>{d.manifest_version ? `v${d.manifest_version}` : '—'}</td>
                 <td>{d.created_by}</td>
@@ -205,17 +205,6 @@ function DeploymentsTab({ org, project, env }: { org: string; project: string; e
         </table>
       )}
     </Async>
-  )
-}
-
-/** What OpenTofu added, changed and destroyed, as a plan prints it. */
-function Changes({ changes }: { changes?: Schemas['DeploymentChanges'] }) {
-  if (!changes) return <span className="muted">—</span>
-  const { add = 0, change = 0, destroy = 0 } = changes
-  return (
-    <span className="changes" aria-label={`${add} added, ${change} changed, ${destroy} destroyed`}>
-      <span className="add">+{add}</span> <span className="change">~{change}</span> <span className="destroy">−{destroy}</span>
-    </span>
   )
 }
 

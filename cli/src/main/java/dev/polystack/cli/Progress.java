@@ -37,7 +37,8 @@ final class Progress {
                             ? ": " + firstLine(node.path("error").asText()) : "");
                 }
             }
-            String now = deployment.path("waiting").asText(deployment.path("stalled_reason").asText(null));
+            String now = deployment.path("status").asText().equals("awaiting_approval") ? awaitingApproval(deployment)
+                    : deployment.path("waiting").asText(deployment.path("stalled_reason").asText(null));
             if (now != null && !now.equals(waiting)) {
                 out.println("  (" + now + ")");
             }
@@ -57,6 +58,20 @@ final class Progress {
                 throw new CliException(ExitCodes.CANCELLED_OR_TIMED_OUT, "interrupted; deployment " + id + " goes on");
             }
         }
+    }
+
+    /** What a deployment that waits for approval waits for: how many approvals of how many, and until when. */
+    static String awaitingApproval(JsonNode deployment) {
+        JsonNode approval = deployment.path("approval");
+        long given = 0;
+        for (JsonNode decision : approval.path("decisions")) {
+            if (decision.path("decision").asText().equals("approve")) {
+                given++;
+            }
+        }
+        return "waiting for approval: " + given + " of " + approval.path("required").asInt(1) + " given, until "
+                + approval.path("expires_at").asText("?") + "; approve or reject it in the console or with POST …/deployments/"
+                + deployment.path("id").asText() + "/approvals";
     }
 
     /** The exit code of an ended deployment, after a line that says how it ended. */

@@ -59,10 +59,7 @@ class DriftCheckIT {
                 Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
             String url = platform.baseUrl();
             configure(url);
-            Path key = workspace.resolve("keys/r1.key");
-            api(url).body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
-                    .post("/api/v1/orgs/acme/runners").then().statusCode(201);
-            api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            Path key = registerRunner(url);
             try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.toString(), workspace.resolve("agent"), 2,
                     "--cli-config=" + cliConfig)) {
                 String manifest = """
@@ -133,10 +130,7 @@ class DriftCheckIT {
             String url = platform.baseUrl();
             configure(url, "variable \"drift_file\" { type = string }\nresource \"terraform_data\" \"this\" { input = var.drift_file }\n",
                     Map.of("drift_file", Map.of("type", "string")));
-            Path key = workspace.resolve("keys/r1.key");
-            api(url).body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
-                    .post("/api/v1/orgs/acme/runners").then().statusCode(201);
-            api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+            Path key = registerRunner(url);
             try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, launcher.toString(), workspace.resolve("agent"), 2)) {
                 api(url).contentType("application/yaml").body("""
                                 workloads:
@@ -173,6 +167,103 @@ class DriftCheckIT {
         }
     }
 
+    /**
+     * Manual gates with the real binary: under the policy {@code approve} the fix of a drift is planned by
+     * terraform, waits for approval, is approved by a second member and applies, and the issue resolves. Then a
+     * gated deployment whose resource's state moved after its plan (a state written behind Polystack's back, into
+     * the database this test controls) cannot be approved: 409, and it fails without applying.
+     */
+    @Test
+    void withTheRealBinaryAFixUnderApproveWaitsForASecondMemberAndAStaleApprovalIsAConflict() throws Exception {
+        Path binary = Readme.realBinaryOrSkip("DriftCheckIT");
+        Path cliConfig = Readme.offlineCliConfig(workspace.resolve("cli"));
+        Path webFile = Files.writeString(Files.createDirectories(workspace.resolve("outside")).resolve("web.txt"), "one");
+        try (ExternalPostgres postgres = new ExternalPostgres(workspace.resolve("pg")).start()) {
+            Map<String, String> env = new java.util.HashMap<>(postgres.environment());
+            env.put("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN);
+            env.put("POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false");
+            try (PlatformProcess platform = new PlatformProcess(workspace.resolve("data"), env).start()) {
+                String url = platform.baseUrl();
+                configure(url);
+                api(url).body(Map.of("reconcile", Map.of("watched", "approve"))).put("/api/v1/orgs/acme/env-types/production")
+                        .then().statusCode(200);
+                api(url).body(Map.of("id", "reviewer", "role", "platform-engineer")).post("/api/v1/orgs/acme/service-users")
+                        .then().statusCode(201);
+                String reviewer = api(url).body(Map.of("name", "it")).post("/api/v1/orgs/acme/service-users/reviewer/tokens")
+                        .then().statusCode(201).extract().path("token");
+                Path key = registerRunner(url);
+                try (AgentProcess agent = AgentProcess.start(url, "acme", "r1", key, binary.toString(), workspace.resolve("agent"), 2,
+                        "--cli-config=" + cliConfig)) {
+                    api(url).contentType("application/yaml").body("""
+                                    workloads:
+                                      app:
+                                        resources:
+                                          web: { type: watched, params: { path: "%s" } }
+                                    """.formatted(webFile).getBytes(StandardCharsets.UTF_8)).put(ENV + "/manifest").then().statusCode(201);
+                    assertThat(waitFor(url, start(url, ENV + "/deployments", Map.of("mode", "deploy")), agent)).isEqualTo("succeeded");
+
+                    Files.writeString(webFile, "two");
+                    assertThat(waitFor(url, start(url, ENV + "/checks", Map.of()), agent)).isEqualTo("succeeded");
+                    String issue = (String) issues(url, "?state=open").get(0).get("id");
+                    String fix = await().atMost(Duration.ofSeconds(30)).until(() -> api(url).get(ENV + "/deployments").then()
+                            .statusCode(200).extract().jsonPath().<Map<String, Object>>getList("items").stream()
+                            .filter(d -> "reconcile".equals(d.get("created_by"))).map(d -> (String) d.get("id")).findFirst(),
+                            Optional::isPresent).get();
+                    assertThat(waitFor(url, fix, agent)).as("terraform planned the fix; it waits").isEqualTo("awaiting_approval");
+                    assertThat(nodes(url, fix)).singleElement().satisfies(node -> {
+                        assertThat(node.get("status")).isEqualTo("planned");
+                        assertThat(node.get("plan_summary")).isEqualTo(Map.of("add", 0, "change", 1, "destroy", 0));
+                    });
+                    assertThat(stateOf(url, "app.web")).as("nothing applied yet").contains("\"one\"");
+                    List<Map<String, Object>> waiting = as(url, reviewer).get("/api/v1/orgs/acme/approvals").then().statusCode(200)
+                            .extract().jsonPath().getList("");
+                    assertThat(waiting).singleElement().satisfies(p -> assertThat(p.get("reconciles")).isEqualTo(List.of(issue)));
+                    as(url, reviewer).body(Map.of("decision", "approve", "comment", "put it back",
+                                    "fingerprint", waiting.get(0).get("fingerprint")))
+                            .post(ENV + "/deployments/{id}/approvals", fix).then().statusCode(201);
+                    assertThat(waitFor(url, fix, agent)).isEqualTo("succeeded");
+                    assertThat(stateOf(url, "app.web")).contains("\"two\"");
+                    assertThat(issues(url, "?state=resolved")).singleElement()
+                            .satisfies(i -> assertThat(i.get("resolved_by")).isEqualTo(fix));
+
+                    // every deployment of the type now needs approval; its plan goes stale before anyone approves
+                    api(url).body(Map.of("approval", Map.of("deployments", true))).put("/api/v1/orgs/acme/env-types/production")
+                            .then().statusCode(200);
+                    Files.writeString(webFile, "three");
+                    String gated = start(url, ENV + "/deployments", Map.of("mode", "deploy", "force", true));
+                    assertThat(waitFor(url, gated, agent)).isEqualTo("awaiting_approval");
+                    try (java.sql.Connection connection = postgres.connect();
+                         java.sql.PreparedStatement restore = connection.prepareStatement("""
+                                 insert into state_version (id, environment_id, resource_key, serial, lineage, content, size, created_at)
+                                 select gen_random_uuid(), environment_id, 'watched/default/app.web', 99, 'restored', '\\x00'::bytea, 1, now()
+                                 from deployment where id = ?::uuid""")) {
+                        restore.setString(1, gated);
+                        assertThat(restore.executeUpdate()).isEqualTo(1);
+                    }
+                    as(url, reviewer).body(Map.of("decision", "approve")).post(ENV + "/deployments/{id}/approvals", gated)
+                            .then().statusCode(409).contentType("application/problem+json")
+                            .body("detail", org.hamcrest.Matchers.containsString("the state of watched/default/app.web moved"));
+                    assertThat(api(url).get(ENV + "/deployments/{id}", gated).then().statusCode(200).extract().<String>path("status"))
+                            .isEqualTo("failed");
+                    assertThat(Files.readString(webFile)).isEqualTo("three");
+                }
+            }
+        }
+    }
+
+    private static RequestSpecification as(String url, String token) {
+        return RestAssured.given().baseUri(url).auth().oauth2(token).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    /** Registers runner r1 with a new key, and a rule that gives it every resource; the path of its private key. */
+    private Path registerRunner(String url) throws Exception {
+        Path key = workspace.resolve("keys/r1.key");
+        api(url).body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
+                .post("/api/v1/orgs/acme/runners").then().statusCode(201);
+        api(url).body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+        return key;
+    }
+
     private static void configure(String url) {
         configure(url, MODULE, Map.of("path", Map.of("type", "string"), "replace_path", Map.of("type", "string", "is_optional", true)));
     }
@@ -199,7 +290,7 @@ class DriftCheckIT {
             String status = api(url).queryParam("timeout", "30s").get(ENV + "/deployments/{id}/wait", id).then().statusCode(200)
                     .extract().path("status");
             if (!status.equals("queued") && !status.equals("running")) {
-                if (!status.equals("succeeded")) {
+                if (!status.equals("succeeded") && !status.equals("awaiting_approval")) {
                     System.out.println("DriftCheckIT " + id + " " + status + ": " + nodes(url, id) + "\nagent log:\n" + agent.log());
                 }
                 return status;

@@ -141,7 +141,8 @@ public class DeploymentResource {
 
     @GET
     @Path("/{id}/wait")
-    @Operation(operationId = "waitForDeployment", summary = "Wait up to `timeout` (default 30s, at most 300s) for the deployment to end; returns it either way")
+    @Operation(operationId = "waitForDeployment", summary = "Wait up to `timeout` (default 30s, at most 300s) for the deployment to end or to wait for approval;"
+            + " returns it either way")
     public Uni<DeploymentView> await(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
                                      @PathParam("id") UUID id, @QueryParam("timeout") String timeout) {
         Duration limit = Durations.parse(timeout, Duration.ofSeconds(30), Duration.ofMinutes(5), "timeout");
@@ -160,7 +161,7 @@ public class DeploymentResource {
                             notifications.forget(Notifications.DEPLOYMENTS, key, future);
                         }
                     };
-                    return LongPoll.until(() -> deployments.isTerminal(scope, project, env, id) ? Optional.of(true) : Optional.<Boolean>empty(),
+                    return LongPoll.until(() -> deployments.isSettled(scope, project, env, id) ? Optional.of(true) : Optional.<Boolean>empty(),
                                     waiter, limit)
                             .chain(ignored -> Uni.createFrom().item(() -> deployments.get(scope, project, env, id))
                                     .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));

@@ -689,8 +689,10 @@ public class DeploymentService {
 
     /** The deployment's status only; for waiting. */
     @Transactional
-    public boolean isTerminal(OrgScope scope, String project, String env, UUID id) {
-        return require(environments.reference(scope, project, env), id).status().isTerminal();
+    /** Whether a deployment has ended, or waits for a person's approval (nothing happens until then). */
+    public boolean isSettled(OrgScope scope, String project, String env, UUID id) {
+        DeploymentStatus status = require(environments.reference(scope, project, env), id).status();
+        return status.isTerminal() || status == DeploymentStatus.AWAITING_APPROVAL;
     }
 
     /** Cancels a deployment; when that ends it, the next one of the environment starts after the cancel committed. */

@@ -1,5 +1,6 @@
 package dev.polystack.platform.envtype;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,6 +41,7 @@ public record CheckSchedule(@Min(0) @Max(10_080) Integer intervalMinutes,
     }
 
     /** {@code {}}: on an environment, follow its type's schedule again; on a type, no schedule. */
+    @JsonIgnore
     public boolean isEmpty() {
         return intervalMinutes == null && window == null && refreshOnly == null;
     }

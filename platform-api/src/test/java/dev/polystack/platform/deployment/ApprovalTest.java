@@ -69,6 +69,16 @@ class ApprovalTest {
         return jobs;
     }
 
+    /** A first deployment of a and b, approved by {@code approver} and applied. */
+    private static void deployedWithApproval(Scenario s, String approver) {
+        String first = s.deploy();
+        planAll(s);
+        decide(s, approver, first, Map.of("decision", "approve")).then().statusCode(201);
+        s.claimAll().values().forEach(s::succeed);
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(first)).isEqualTo("succeeded");
+    }
+
     private static io.restassured.response.Response decide(Scenario s, String token, String deployment, Map<String, Object> body) {
         return as(token).body(body).post(ENV + "/deployments/{id}/approvals", s.org, deployment);
     }
@@ -89,6 +99,13 @@ class ApprovalTest {
         Map<String, Object> waiting = s.deployment(deployment);
         assertThat(waiting.get("status")).isEqualTo("awaiting_approval");
         assertThat(s.nodeStatuses(deployment)).containsEntry("app.a", "planned").containsEntry("app.b", "planned");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> plannedNodes = (List<Map<String, Object>>) waiting.get("nodes");
+        assertThat(plannedNodes).filteredOn(n -> n.get("id").equals("app.b")).singleElement().satisfies(n -> {
+            assertThat(n.get("action")).isEqualTo("create");
+            assertThat(((Map<?, ?>) n.get("plan_summary")).get("known_after_apply")).isEqualTo(true);
+            assertThat((String) ((Map<?, ?>) n.get("plan_summary")).get("reason")).contains("thing/default/app.a");
+        });
         @SuppressWarnings("unchecked")
         Map<String, Object> gate = (Map<String, Object>) waiting.get("approval");
         assertThat(gate.get("state")).isEqualTo("awaiting");
@@ -202,12 +219,7 @@ class ApprovalTest {
     void aPlanThatChangesNothingAppliesWithoutWaiting() {
         Scenario s = gated(Map.of());
         String approver = tokenFor(s.org, "platform-engineer");
-        String first = s.deploy();
-        planAll(s);
-        decide(s, approver, first, Map.of("decision", "approve")).then().statusCode(201);
-        s.claimAll().values().forEach(s::succeed);
-        s.claimAll().values().forEach(s::succeed);
-        assertThat(s.status(first)).isEqualTo("succeeded");
+        deployedWithApproval(s, approver);
 
         String again = s.deploy();
         assertThat(s.claimAll()).isEmpty();
@@ -215,6 +227,36 @@ class ApprovalTest {
         assertThat(unchanged.get("status")).isEqualTo("succeeded");
         assertThat(((Map<?, ?>) unchanged.get("approval")).get("state")).isEqualTo("not-needed");
         assertThat(s.nodeStatuses(again).values()).containsOnly("unchanged");
+    }
+
+    @Test
+    void aRemovalIsPartOfThePlanAndIsDestroyedOnlyAfterTheApproval() {
+        Scenario s = gated(Map.of());
+        String approver = tokenFor(s.org, "platform-engineer");
+        deployedWithApproval(s, approver);
+
+        s.manifest(graph("a", List.of()));
+        String removal = s.deploy();
+        assertThat(s.claimAll()).as("a is unchanged; b's removal needs no plan job").isEmpty();
+        Map<String, Object> waiting = s.deployment(removal);
+        assertThat(waiting.get("status")).isEqualTo("awaiting_approval");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> nodes = (List<Map<String, Object>>) waiting.get("nodes");
+        assertThat(nodes).filteredOn(n -> n.get("id").equals("app.b")).singleElement().satisfies(n -> {
+            assertThat(n.get("status")).isEqualTo("planned");
+            assertThat(n.get("action")).isEqualTo("delete");
+            assertThat(((Map<?, ?>) n.get("plan_summary")).get("destroy")).isEqualTo(1);
+        });
+        assertThat(admin().get(ENV + "/resource-graph", s.org).then().extract().jsonPath().getList("nodes.id"))
+                .as("b stays until the removal is approved").contains("app.b");
+
+        decide(s, approver, removal, Map.of("decision", "approve")).then().statusCode(201);
+        Map<String, Map<String, Object>> destroys = s.claimAll();
+        assertThat(destroys).containsOnlyKeys("app.b");
+        assertThat(destroys.get("app.b").get("operation")).isEqualTo("destroy");
+        destroys.values().forEach(s::succeed);
+        assertThat(s.status(removal)).isEqualTo("succeeded");
+        assertThat(admin().get(ENV + "/resource-graph", s.org).then().extract().jsonPath().getList("nodes.id")).containsExactly("app.a");
     }
 
     @Test

@@ -18,22 +18,26 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.as;
+import static dev.polystack.platform.testing.Api.tokenFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A model-based test of the engine: a seeded random sequence of what users and runners do to one environment
  * — manifest changes (resources added, removed, changed, referencing each other), deploy, plan, destroy,
- * rollback, cancel, force, two creations at once, and runner results that succeed, fail, come late or never
- * (lease expiry) — against the real control plane through the real runner protocol. After every step the
+ * rollback, cancel, force, two creations at once, approval required or not (a second member approves or
+ * rejects what waits), and runner results that succeed, fail, come late or never (lease expiry) — against the real control plane through the real runner protocol. After every step the
  * environment is compared with a small reference model and the engine's invariants are checked:
  * <ul>
- *   <li>an environment never has two deployments running, and no node has two jobs running;</li>
+ *   <li>an environment never has two deployments running (or one running and one awaiting approval), and no
+ *   node has two jobs running;</li>
  *   <li>the active resources are the model's: what accepted results applied, minus what they destroyed;</li>
  *   <li>a deploy that succeeded leaves exactly the resources of its manifest (removals are decided when it starts);</li>
  *   <li>no advance ever fails (the engine's failure counter stays 0);</li>
@@ -75,6 +79,8 @@ class EngineModelTest {
     private Scenario s;
     private static final int QUEUE_QUOTA = 10;
     private Random random;
+    private String approver;
+    private boolean gated;
 
     @Test
     void aRandomSequenceOfUserAndRunnerOperationsKeepsEveryInvariant() {
@@ -82,6 +88,7 @@ class EngineModelTest {
         int steps = Integer.getInteger("model.steps", 80);
         random = new Random(seed);
         s = new Scenario(3);
+        approver = tokenFor(s.org, "platform-engineer");
         double failuresBefore = advanceFailures();
         for (int step = 1; step <= steps; step++) {
             String operation = step(step);
@@ -127,14 +134,43 @@ class EngineModelTest {
             return "cancel " + target + " -> " + status;
         }
         if (dice < 46) {
-            CompletableFuture<String> one = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy")));
-            CompletableFuture<String> two = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy", "force", true)));
+            CompletableFuture<String> one = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy"), 1));
+            CompletableFuture<String> two = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy", "force", true), 1));
             return "at once: " + one.join() + " | " + two.join();
         }
         if (dice < 50 && !abandoned.isEmpty()) {
             return lateResult();
         }
+        if (dice < 53) {
+            return toggleGate();
+        }
+        if (dice < 58) {
+            return decide();
+        }
         return runner();
+    }
+
+    /** The environment type requires approval for deployments, or stops requiring it (for those created after). */
+    private String toggleGate() {
+        gated = !gated;
+        admin().body(Map.of("approval", gated ? Map.of("deployments", true) : Map.of()))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org).then().statusCode(200);
+        return gated ? "approval required from now on" : "approval no longer required";
+    }
+
+    /** A second member approves (or, now and then, rejects) the deployment that waits for approval, if one does. */
+    private String decide() {
+        Optional<String> waiting = admin().queryParam("limit", 500).get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("items").stream()
+                .filter(d -> "awaiting_approval".equals(d.get("status"))).map(d -> d.get("id").toString()).findFirst();
+        if (waiting.isEmpty()) {
+            return "decide: nothing waits";
+        }
+        String decision = random.nextInt(100) < 25 ? "reject" : "approve";
+        int status = as(approver).body(Map.of("decision", decision))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, waiting.get()).statusCode();
+        assertThat(status).as("decide " + waiting.get()).isEqualTo(201);
+        return decision + " " + waiting.get() + " -> " + status;
     }
 
     private String changeManifest() {
@@ -160,13 +196,19 @@ class EngineModelTest {
     }
 
     private String create(Map<String, Object> body) {
-        // only this thread creates deployments: the queue it counts can shrink before the create, never grow
+        return create(body, 0);
+    }
+
+    /** {@code others}: how many creations run beside this one (each may take a place in the queue after it was counted). */
+    private String create(Map<String, Object> body, int others) {
+        // only this thread creates deployments (and the {@code others} beside it): the queue it counts can
+        // shrink before the create, and grow only by those
         long queued = admin().queryParam("limit", 500).get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then()
                 .extract().jsonPath().getList("items.status", String.class).stream().filter("queued"::equals).count();
         Response response = s.create(body);
         if (response.statusCode() == 403) {
             // the organization's quota of deployments waiting in one environment (10 by default)
-            assertThat(queued).as(() -> "create " + body + " refused with " + queued + " queued: " + response.asString()).isGreaterThanOrEqualTo(QUEUE_QUOTA);
+            assertThat(queued).as(() -> "create " + body + " refused with " + queued + " queued: " + response.asString()).isGreaterThanOrEqualTo(QUEUE_QUOTA - others);
             assertThat(response.jsonPath().getString("quota.name")).isEqualTo("queued_deployments_per_environment");
             return "create " + body + " -> quota";
         }
@@ -261,6 +303,7 @@ class EngineModelTest {
         // run can leave hundreds of jobs queued, so the number of rounds is not what stops it
         int idle = 0;
         for (int round = 0; round < 20_000 && idle < 15 && !unfinished().isEmpty(); round++) {
+            decide();
             Map<String, Object> job = s.runner.claim("1s");
             if (job == null) {
                 idle++;
@@ -280,8 +323,8 @@ class EngineModelTest {
         List<Map<String, Object>> deployments = admin().queryParam("limit", 500)
                 .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().statusCode(200).extract().jsonPath()
                 .getList("items");
-        assertThat(deployments.stream().filter(d -> "running".equals(d.get("status"))).count())
-                .as(() -> where + ": deployments running at once\n" + history).isLessThanOrEqualTo(1);
+        assertThat(deployments.stream().filter(d -> Set.of("running", "awaiting_approval").contains(d.get("status"))).count())
+                .as(() -> where + ": deployments running or awaiting approval at once\n" + history).isLessThanOrEqualTo(1);
         @SuppressWarnings("unchecked")
         List<Object> doubled = entityManager.createNativeQuery(
                 "select node_id from job where status = 'running' group by node_id having count(*) > 1").getResultList();

@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.as;
+import static dev.polystack.platform.testing.Api.tokenFor;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -165,6 +167,40 @@ class WebhookTest {
         JsonNode opened = received.stream().filter(r -> r.body().contains("issue.opened")).findFirst().orElseThrow().json();
         assertThat(opened.path("data").path("kind").asText()).isEqualTo("drift");
         assertThat(opened.path("data").path("resource").asText()).isEqualTo("thing/default/app.a");
+    }
+
+    @Test
+    void aGatedDeploymentAnnouncesThatItNeedsApprovalAndEachDecision() throws Exception {
+        Scenario s = new Scenario(4);
+        admin().body(Map.of("approval", Map.of("deployments", true))).put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then().statusCode(200);
+        subscribe(s, List.of("deployment.started", "deployment.succeeded", "approval.needed", "approval.given"));
+        dispatcher.deliverDue();
+        received.clear();
+
+        s.manifest(graph("a", List.of()));
+        String deployment = s.deploy();
+        s.claimAll().values().forEach(job -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
+                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 0))).then().statusCode(204));
+        String fingerprint = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, deployment).then()
+                .statusCode(200).extract().path("approval.fingerprint");
+        as(tokenFor(s.org, "platform-engineer")).body(Map.of("decision", "approve", "comment", "ship it"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, deployment).then().statusCode(201);
+        s.claimAll().values().forEach(s::succeed);
+        for (int round = 0; round < 4; round++) {
+            dispatcher.deliverDue();  // one event of a subject per round: the next waits until it is delivered
+        }
+
+        assertThat(types()).containsExactly("deployment.started", "approval.needed", "approval.given", "deployment.succeeded");
+        JsonNode needed = received.get(1).json().path("data");
+        assertThat(needed.path("id").asText()).isEqualTo(deployment);
+        assertThat(needed.path("status").asText()).isEqualTo("awaiting_approval");
+        assertThat(needed.path("fingerprint").asText()).isEqualTo(fingerprint);
+        JsonNode given = received.get(2).json().path("data");
+        assertThat(given.path("decision").asText()).isEqualTo("approve");
+        assertThat(given.path("comment").asText()).isEqualTo("ship it");
+        assertThat(given.path("approvals").asInt()).isEqualTo(1);
+        assertThat(given.path("required").asInt()).isEqualTo(1);
     }
 
     @Test

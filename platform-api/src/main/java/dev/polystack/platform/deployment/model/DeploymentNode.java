@@ -295,7 +295,13 @@ public class DeploymentNode {
      * attempts counted afresh.
      */
     public void planned(JsonNode planSummary, long stateSerial, Instant now) {
+        planned(action, planSummary, stateSerial, now);
+    }
+
+    /** The same, for a node planned without a job: what it will do once approved ({@code create}, {@code update}, {@code delete}). */
+    public void planned(String action, JsonNode planSummary, long stateSerial, Instant now) {
         moveTo(NodeStatus.PLANNED);
+        this.action = action;
         this.planSummary = planSummary;
         this.plannedSerial = stateSerial;
         this.attempt = 0;

@@ -547,7 +547,7 @@ public class DeploymentEngine {
                 return;
             }
             int resources = active.get().tofuResources() == null ? 1 : Math.max(1, active.get().tofuResources().size());
-            node.planned(json.createObjectNode().put("add", 0).put("change", 0).put("destroy", resources), serial, now);
+            node.planned("delete", json.createObjectNode().put("add", 0).put("change", 0).put("destroy", resources), serial, now);
             return;
         }
         Optional<NodeResolver.Resolved> resolved;
@@ -561,7 +561,7 @@ public class DeploymentEngine {
         }
         if (resolved.isEmpty()) {
             Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
-            node.planned(json.createObjectNode().put("known_after_apply", true)
+            node.planned(active.isPresent() ? "update" : "create", json.createObjectNode().put("known_after_apply", true)
                     .put("reason", "its inputs are known after " + String.join(", ", changing.stream().map(ResourceIdentity::toString)
                             .sorted().toList()) + " apply"), serial, now);
             return;
