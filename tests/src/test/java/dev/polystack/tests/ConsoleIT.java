@@ -327,12 +327,67 @@ class ConsoleIT {
      * violation at either, a screenshot of each, and at phone width the navigation folded behind a menu
      * button that opens it and folds it again once a page is chosen.
      */
+    /**
+     * A manual gate in the browser: a developer's deployment to an environment whose type requires approval
+     * plans and waits; a platform engineer finds it under Approvals, reviews the plan on the deployment page,
+     * approves it with a comment, and watches it apply.
+     */
     @Test
-    @Order(3)
+    @Order(2)
+    void aPlatformEngineerApprovesAPlanThatWaitsForThem() throws Exception {
+        String author = serviceUserToken("author", "developer");
+        String reviewer = serviceUserToken("reviewer", "platform-engineer");
+        api().body(Map.of("id", "gated", "approval", Map.of("deployments", true))).post("/api/v1/orgs/acme/env-types")
+                .then().statusCode(201);
+        api().body(Map.of("id", "staging", "env_type_id", "gated")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        String staging = "/api/v1/orgs/acme/projects/shop/envs/staging";
+        api().contentType("application/yaml").body("""
+                workloads:
+                  app:
+                    resources:
+                      db: { type: thing }
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)).put(staging + "/manifest").then().statusCode(201);
+        String deployment = RestAssured.given().baseUri(url).auth().oauth2(author).contentType(ContentType.JSON)
+                .body(Map.of("mode", "deploy")).post(staging + "/deployments").then().statusCode(201).extract().path("id");
+        assertThat(api().queryParam("timeout", "120s").get(staging + "/deployments/{id}/wait", deployment).then().statusCode(200)
+                .extract().<String>path("status")).isEqualTo("awaiting_approval");
+
+        try (Tab tab = Tab.open()) {
+            Page page = tab.page();
+            signIn(page, reviewer);
+            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Approvals").setExact(true)).click();
+            Locator waiting = page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Deployments waiting for your approval"));
+            PlaywrightAssertions.assertThat(waiting).containsText("0 of 1");
+            assertAccessible(page, "the approvals page");
+            screenshot(page, "approvals");
+            waiting.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("shop/staging")).click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/deployments/" + deployment + "$"));
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Planned changes")))
+                    .containsText("app.db");
+            assertAccessible(page, "a deployment that waits for approval");
+            screenshot(page, "deployment-awaiting-approval");
+
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Approve").setExact(true)).click();
+            Locator dialog = page.getByRole(AriaRole.DIALOG);
+            dialog.getByLabel("Comment", EXACT).fill("reviewed in the browser");
+            dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Approve").setExact(true)).click();
+            Locator succeeded = page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
+            PlaywrightAssertions.assertThat(succeeded).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(120_000));
+            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Decisions")))
+                    .containsText("reviewed in the browser");
+            assertThat(tab.errors()).as("console errors of the approval").isEmpty();
+        }
+        assertThat(api().get(staging + "/deployments/{id}", deployment).then().statusCode(200).extract().<String>path("approval.state"))
+                .isEqualTo("approved");
+    }
+
+    @Test
+    @Order(4)
     void everyPageAtLaptopAndPhoneWidthIsAccessible() throws Exception {
         List<String> pages = new ArrayList<>(List.of("projects", "projects/shop", "projects/shop/envs/prod",
                 "projects/shop/envs/prod?tab=manifest", "projects/shop/envs/prod?tab=deployments", "env-types", "resource-types",
-                "modules", "rules", "providers", "runners", "members", "quotas", "audit", "tokens", "engine"));
+                "modules", "rules", "providers", "runners", "members", "quotas", "audit", "tokens", "engine", "issues", "webhooks",
+                "approvals"));
         // the deployment's and the module's pages, when the other test made them first
         List<String> deployments = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments").then().statusCode(200)
                 .extract().path("items.id");
@@ -387,7 +442,7 @@ class ConsoleIT {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
         api().body(Map.of("id", "big", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
         String graph = JSON.writeValueAsString(largeGraph(83, 6));

@@ -274,6 +274,12 @@ class ApprovalTest {
         Map<String, Object> expired = s.deployment(deployment);
         assertThat(((Map<?, ?>) expired.get("approval")).get("state")).isEqualTo("expired");
         assertThat((String) expired.get("error")).contains("not approved before");
+        assertThat(admin().queryParam("action", "expireApproval").get("/api/v1/orgs/{org}/audit-events", s.org).then().statusCode(200)
+                .extract().jsonPath().<Map<String, Object>>getList("items")).singleElement().satisfies(event -> {
+                    assertThat(event.get("actor")).isEqualTo("polystack");
+                    assertThat(event.get("actor_kind")).isEqualTo("system");
+                    assertThat((String) event.get("target")).endsWith("/deployments/" + deployment);
+                });
     }
 
     @Test

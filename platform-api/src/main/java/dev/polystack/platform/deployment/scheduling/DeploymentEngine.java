@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment.scheduling;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.audit.AuditService;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.model.ApprovalState;
 import dev.polystack.platform.deployment.model.Deployment;
@@ -118,6 +119,9 @@ public class DeploymentEngine {
 
     @Inject
     WebhookService webhooks;
+
+    @Inject
+    AuditService audit;
 
     @Inject
     TransactionSynchronizationRegistry transactions;
@@ -470,6 +474,12 @@ public class DeploymentEngine {
             deployment.finish(DeploymentStatus.CANCELLED, reason, now);
         } else {
             deployment.notApproved(ApprovalState.EXPIRED, reason, now);
+            // nobody asked for this: the audit log says Polystack did it
+            String org = organizationSlug(deployment);
+            EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
+            audit.appendWithin(new AuditService.Entry(deployment.orgId(), org, null, "polystack", "system", "expireApproval", "SYSTEM",
+                    "/api/v1/orgs/" + org + "/projects/" + environment.project() + "/envs/" + environment.env() + "/deployments/"
+                            + deployment.id(), null, 200));
         }
         return finished(deployment);
     }
