@@ -23,6 +23,8 @@ const GATE_STATES: Record<string, { label: string; tone: string; note: string }>
   'not-needed': { label: 'not needed', tone: 'calm', note: 'The plan changed nothing, so there was nothing to approve.' },
   rejected: { label: 'rejected', tone: 'bad', note: 'Rejected: nothing was applied.' },
   expired: { label: 'expired', tone: 'calm', note: 'Nobody decided in time: nothing was applied.' },
+  cancelled: { label: 'cancelled', tone: 'calm', note: 'Cancelled before it was approved: nothing was applied.' },
+  'plan-failed': { label: 'plan failed', tone: 'bad', note: 'A resource failed to plan, so there was nothing to approve and nothing was applied.' },
   stale: { label: 'plan stale', tone: 'bad', note: 'What the plan was made of changed after it was made: nothing was applied. Start a new deployment to plan again.' },
 }
 

@@ -33,7 +33,8 @@ public record DeploymentView(UUID id, String project, String env, String mode, S
                              @Schema(description = "Its approval gate, when it needs approval before it applies") Gate approval) {
 
     /**
-     * @param state     planning, awaiting, approved, not-needed (its plan changed nothing), rejected, expired or stale
+     * @param state     planning, awaiting, approved, not-needed (its plan changed nothing), rejected, expired, stale,
+     *                  cancelled (while it planned or waited) or plan-failed
      * @param decisions the members' decisions, oldest first
      */
     @Schema(name = "ApprovalGate")

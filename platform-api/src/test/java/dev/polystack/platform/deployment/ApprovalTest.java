@@ -289,6 +289,7 @@ class ApprovalTest {
         planAll(s);
         admin().post(ENV + "/deployments/{id}/cancel", s.org, deployment).then().statusCode(200);
         assertThat(s.status(deployment)).isEqualTo("cancelled");
+        assertThat(((Map<?, ?>) s.deployment(deployment).get("approval")).get("state")).isEqualTo("cancelled");
         assertThat(s.nodeStatuses(deployment).values()).containsOnly("cancelled");
     }
 
@@ -299,6 +300,7 @@ class ApprovalTest {
         s.claimAll().values().forEach(job -> s.runner.fail(job, "Error: invalid value"));
         assertThat(s.status(deployment)).isEqualTo("failed");
         assertThat((String) s.deployment(deployment).get("error")).contains("failed to plan; nothing was applied");
+        assertThat(((Map<?, ?>) s.deployment(deployment).get("approval")).get("state")).isEqualTo("plan-failed");
         assertThat(s.nodeStatuses(deployment)).containsEntry("app.a", "failed").containsEntry("app.b", "skipped");
         assertThat(admin().get(ENV + "/issues", s.org).then().statusCode(200).extract().jsonPath().getList("items"))
                 .as("a failed plan is not a failed apply").isEmpty();

@@ -5,7 +5,8 @@ import jakarta.persistence.AttributeConverter;
 
 /**
  * A gated deployment's way through its approval: planning → awaiting → approved | rejected | expired | stale,
- * or planning → not-needed when its plan changes nothing.
+ * or planning → not-needed when its plan changes nothing; cancelled (while it planned or waited) and
+ * plan-failed end it before anyone decided.
  */
 public enum ApprovalState {
     PLANNING("planning"),
@@ -15,7 +16,9 @@ public enum ApprovalState {
     REJECTED("rejected"),
     EXPIRED("expired"),
     /** A planned resource's state moved after the plan: the approvals would not be of what applies. */
-    STALE("stale");
+    STALE("stale"),
+    CANCELLED("cancelled"),
+    PLAN_FAILED("plan-failed");
 
     private final String wireName;
 

@@ -321,7 +321,8 @@ public class Deployment extends VersionedEntity {
     public void finish(DeploymentStatus outcome, String error, Instant now) {
         moveTo(outcome, now);
         if (approvalState == ApprovalState.PLANNING || approvalState == ApprovalState.AWAITING) {
-            approvalState = null;  // it ended before anyone decided (failed plan, cancelled): nothing was approved
+            // it ended before anyone decided: nothing was approved
+            approvalState = outcome == DeploymentStatus.CANCELLED ? ApprovalState.CANCELLED : ApprovalState.PLAN_FAILED;
         }
         this.error = error;
         finishedAt = now;
