@@ -318,5 +318,11 @@ class ApprovalTest {
                 .body("approval.expires_after_hours", equalTo(24));
         admin().body(Map.of("approval", Map.of())).put("/api/v1/orgs/{org}/env-types/production", s.org)
                 .then().statusCode(200).body("approval", equalTo(null));
+        // the settings come back with the API's fields only (a helper such as isEmpty() once leaked in as "empty")
+        Map<String, Object> type = admin().body(Map.of("approval", Map.of("deployments", true), "checks", Map.of("interval_minutes", 60)))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org).then().statusCode(200).extract().jsonPath().getMap("");
+        assertThat(((Map<?, ?>) type.get("approval")).keySet().stream().map(String::valueOf).toList())
+                .containsExactlyInAnyOrder("deployments", "required", "approvers", "allow_self_approval", "expires_after_hours");
+        assertThat(((Map<?, ?>) type.get("checks")).keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("interval_minutes", "refresh_only");
     }
 }
