@@ -77,6 +77,10 @@ public final class Agent {
             } catch (ControlPlane.RejectedException e) {
                 LOG.severe(e.getMessage());
                 sleep(backoff(++failures));
+            } catch (ControlPlane.RefusedException e) {
+                // the same claim would be refused the same way: said as an error, tried again only after the back-off
+                LOG.severe("the control plane refused this runner's claim (" + e.status() + ": " + e.detail() + ")");
+                sleep(backoff(++failures));
             } catch (IOException e) {
                 if (!stopping.get()) {
                     LOG.warning("claim failed: " + e.getMessage() + "; retrying");

@@ -1,6 +1,7 @@
 package dev.polystack.runner;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -71,6 +72,29 @@ public class ControlPlane {
         }
     }
 
+    /**
+     * The control plane refused a request for what it carried (a 4xx other than 401, 404 and 409): sending
+     * it again would be refused again. {@link #detail()} is the problem's own explanation.
+     */
+    public static final class RefusedException extends IOException {
+        private final int status;
+        private final String detail;
+
+        public RefusedException(String message, int status, String detail) {
+            super(message);
+            this.status = status;
+            this.detail = detail;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public String detail() {
+            return detail;
+        }
+    }
+
     /** Checks that the control plane answers, for a clear error at start-up. */
     public void checkReachable() throws IOException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/q/health/live")).timeout(Duration.ofSeconds(10)).GET().build();
@@ -105,8 +129,15 @@ public class ControlPlane {
         return JSON.readValue(response.body(), HeartbeatReply.class);
     }
 
+    /** Sends a batch of log lines, cut to the control plane's limits; a 404 or 409 (the job ended) is {@link LeaseLostException}. */
     public void logs(UUID job, LogBatch batch) throws IOException {
-        expect(send("/api/runner/v1/jobs/" + job + "/logs", JSON.writeValueAsString(batch), Duration.ofSeconds(30)), 204);
+        HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/logs", JSON.writeValueAsString(batch.withinLimits()),
+                Duration.ofSeconds(30));
+        if (response.statusCode() == 409 || response.statusCode() == 404) {
+            throw new LeaseLostException("the control plane refused log batch " + batch.batch() + " of job " + job + ": "
+                    + abbreviate(response.body()));
+        }
+        expect(response, 204);
     }
 
     /** Sends a result; a 409 (the lease was lost meanwhile) is reported as {@link LeaseLostException}. */
@@ -121,7 +152,7 @@ public class ControlPlane {
      */
     public Optional<ClaimedJob> resultAndNext(UUID job, JobResult result, boolean next) throws IOException {
         HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/result" + (next ? "?next=true" : ""),
-                JSON.writeValueAsString(result), Duration.ofSeconds(60));
+                JSON.writeValueAsString(result.withinLimits()), Duration.ofSeconds(60));
         if (response.statusCode() == 409) {
             throw new LeaseLostException("the control plane refused the result of job " + job + ": " + response.body());
         }
@@ -154,8 +185,18 @@ public class ControlPlane {
         }
     }
 
+    /**
+     * Fails unless the answer has {@code status}: a 4xx (other than 401, 404 and 409, which callers read
+     * first) as {@link RefusedException}, anything else as a plain {@link IOException} that may be retried.
+     */
     private static void expect(HttpResponse<String> response, int status) throws IOException {
-        if (response.statusCode() != status) {
+        int answered = response.statusCode();
+        if (answered >= 400 && answered < 500 && answered != 408 && answered != 429) {
+            String detail = problemDetail(response.body());
+            throw new RefusedException(response.request().method() + " " + response.request().uri().getPath() + " was refused ("
+                    + answered + "): " + detail, answered, detail);
+        }
+        if (answered != status) {
             throw new IOException(response.request().method() + " " + response.request().uri().getPath() + " answered "
                     + response.statusCode() + ": " + abbreviate(response.body()));
         }
@@ -191,6 +232,22 @@ public class ControlPlane {
             cause = cause.getCause();
         }
         return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    /** What a problem+json answer says was wrong (its detail, else its title), else the body itself, shortened. */
+    static String problemDetail(String body) {
+        try {
+            JsonNode problem = JSON.readTree(body == null ? "" : body);
+            if (problem != null && problem.isObject()) {
+                String text = problem.path("detail").isTextual() ? problem.path("detail").asText() : problem.path("title").asText("");
+                if (!text.isBlank()) {
+                    return abbreviate(text);
+                }
+            }
+        } catch (IOException e) {
+            // not JSON: the body as it is
+        }
+        return abbreviate(body);
     }
 
     private static String abbreviate(String body) {

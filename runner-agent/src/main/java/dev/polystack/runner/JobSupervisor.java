@@ -84,6 +84,11 @@ public abstract class JobSupervisor {
                 LOG.warning(e.getMessage() + "; stopping");
                 leaseLost.set(true);
                 return;
+            } catch (ControlPlane.RefusedException e) {
+                // asked again, it would answer the same: the lease runs out, and the control plane fails the job
+                LOG.severe("the control plane refused the heartbeat of job " + job.jobId() + " (" + e.status() + ": " + e.detail()
+                        + "); no more heartbeats for it");
+                return;
             } catch (IOException e) {
                 LOG.warning("heartbeat of job " + job.jobId() + " failed: " + e.getMessage() + "; retrying");
             }
@@ -93,22 +98,38 @@ public abstract class JobSupervisor {
     /**
      * Sends the result, retrying for up to about two minutes; a refused one (lease lost) is dropped. Only the
      * first attempt asks for the next job: when its answer is lost, a job it may have claimed is not claimed
-     * again by the retry, and waits for its lease to run out.
+     * again by the retry, and waits for its lease to run out. A result the control plane refuses for what it
+     * holds (a 4xx: it would be refused again) is replaced, once, by a failure that says so, so that the
+     * job fails with the reason instead of waiting for its lease to run out.
      */
     private Optional<ClaimedJob> report(JobResult result, BooleanSupplier takeNext) {
         if (leaseLost.get()) {
             LOG.warning("job " + job.jobId() + " lost its lease; not reporting " + result.status());
             return Optional.empty();
         }
+        JobResult sending = result;
+        boolean askNext = true;
         for (int attempt = 1; attempt <= 12; attempt++) {
             try {
-                Optional<ClaimedJob> next = controlPlane.resultAndNext(job.jobId(), result, attempt == 1 && takeNext.getAsBoolean());
-                LOG.info("job " + job.jobId() + " " + result.status());
+                Optional<ClaimedJob> next = controlPlane.resultAndNext(job.jobId(), sending, askNext && takeNext.getAsBoolean());
+                LOG.info("job " + job.jobId() + " " + sending.status());
                 return next;
             } catch (ControlPlane.LeaseLostException e) {
                 LOG.warning(e.getMessage());
                 return Optional.empty();
+            } catch (ControlPlane.RefusedException e) {
+                if (sending != result) {
+                    LOG.severe("the control plane refused the failure report of job " + job.jobId() + " too (" + e.status() + ": "
+                            + e.detail() + "); giving up: its lease will expire and the control plane will fail it");
+                    return Optional.empty();
+                }
+                LOG.severe("the control plane refused the result of job " + job.jobId() + " (" + e.status() + ": " + e.detail()
+                        + "); not sending it again, reporting the job as failed with that reason instead");
+                // a refused request claimed nothing: the failure report may still ask for the next job
+                sending = JobResult.failed("the control plane refused this job's result (" + e.status() + "): " + e.detail(),
+                        "the job " + result.status() + " on the runner; see its log", result.planSummary());
             } catch (IOException e) {
+                askNext = false;
                 LOG.warning("reporting job " + job.jobId() + " failed (" + e.getMessage() + "); retrying");
                 try {
                     Thread.sleep(Math.min(attempt * 2000L, 15_000L));

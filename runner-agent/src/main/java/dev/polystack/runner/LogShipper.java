@@ -110,6 +110,10 @@ public final class LogShipper implements LineSink, AutoCloseable {
             try {
                 sender.send(job, batch);
                 return;
+            } catch (ControlPlane.RefusedException | ControlPlane.LeaseLostException e) {
+                // sent again, it would be refused again
+                LOG.warning("dropping log batch " + batch.batch() + " of job " + job + ": " + e.getMessage());
+                return;
             } catch (IOException e) {
                 if (attempt >= 5) {
                     LOG.warning("dropping log batch " + batch.batch() + " of job " + job + " after 5 attempts: " + e.getMessage());

@@ -24,6 +24,15 @@ public record JobResult(String status, Map<String, Output> outputs, List<JsonNod
     public record Error(String summary, String detail) {
     }
 
+    /** This result cut to the control plane's limits: error texts shortened, resources beyond the limit left out. */
+    public JobResult withinLimits() {
+        Error cutError = error == null ? null
+                : new Error(ProtocolLimits.cut(error.summary(), ProtocolLimits.ERROR_SUMMARY), ProtocolLimits.cut(error.detail(), ProtocolLimits.ERROR_DETAIL));
+        List<JsonNode> cutResources = resources == null || resources.size() <= ProtocolLimits.RESOURCES ? resources
+                : resources.subList(0, ProtocolLimits.RESOURCES);
+        return new JobResult(status, outputs, cutResources, planSummary, cutError, check);
+    }
+
     public static JobResult failed(String summary, String detail, PlanSummary plan) {
         return new JobResult("failed", null, null, plan, new Error(summary, detail));
     }
