@@ -12,7 +12,10 @@ public class ApiException extends CliException {
     private final JsonNode problem;
 
     public ApiException(int status, JsonNode problem, String fallback) {
-        super(status >= 400 && status < 500 && status != 408 && status != 429 ? ExitCodes.BAD_INPUT : ExitCodes.FAILED,
+        super(
+                status >= 400 && status < 500 && status != 408 && status != 429
+                        ? ExitCodes.BAD_INPUT
+                        : ExitCodes.FAILED,
                 render(status, problem, fallback));
         this.status = status;
         this.problem = problem;
@@ -32,7 +35,8 @@ public class ApiException extends CliException {
      */
     static String render(int status, JsonNode problem, String fallback) {
         if (problem == null || !problem.isObject()) {
-            return "the server answered " + status + (fallback == null || fallback.isBlank() ? "" : ": " + abbreviate(fallback.strip()));
+            return "the server answered " + status
+                    + (fallback == null || fallback.isBlank() ? "" : ": " + abbreviate(fallback.strip()));
         }
         StringBuilder out = new StringBuilder();
         out.append(problem.path("title").asText("The server answered " + status));
@@ -56,11 +60,19 @@ public class ApiException extends CliException {
         }
         JsonNode quota = problem.path("quota");
         if (quota.isObject()) {
-            out.append("\n  quota ").append(quota.path("name").asText()).append(": limit ").append(quota.path("limit").asLong())
-                    .append(", used ").append(quota.path("used").asLong());
+            out.append("\n  quota ")
+                    .append(quota.path("name").asText())
+                    .append(": limit ")
+                    .append(quota.path("limit").asLong())
+                    .append(", used ")
+                    .append(quota.path("used").asLong());
         }
         if (problem.hasNonNull("request_id")) {
-            out.append("\n  (status ").append(status).append(", request id ").append(problem.path("request_id").asText()).append(')');
+            out.append("\n  (status ")
+                    .append(status)
+                    .append(", request id ")
+                    .append(problem.path("request_id").asText())
+                    .append(')');
         }
         return out.toString();
     }

@@ -9,7 +9,9 @@ import picocli.CommandLine.Spec;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "cancel", mixinStandardHelpOptions = true,
+@Command(
+        name = "cancel",
+        mixinStandardHelpOptions = true,
         description = "Cancel a deployment: queued resources do not start; running ones finish and the rest stop.")
 class CancelCommand extends Connection implements Callable<Integer> {
 
@@ -23,8 +25,13 @@ class CancelCommand extends Connection implements Callable<Integer> {
     public Integer call() {
         Target target = target();
         JsonNode cancelled = client().post(target.path() + "/deployments/" + deployment + "/cancel", Map.of());
-        spec.commandLine().getOut().printf("Deployment %s: %s%s%n", deployment, cancelled.path("status").asText(),
-                cancelled.path("cancel_requested").asBoolean() ? " (cancel requested)" : "");
+        spec.commandLine()
+                .getOut()
+                .printf(
+                        "Deployment %s: %s%s%n",
+                        deployment,
+                        cancelled.path("status").asText(),
+                        cancelled.path("cancel_requested").asBoolean() ? " (cancel requested)" : "");
         return ExitCodes.OK;
     }
 }

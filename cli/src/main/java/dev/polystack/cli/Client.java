@@ -40,8 +40,11 @@ public class Client {
             throw CliException.badInput("`" + url + "` is not an http(s) URL");
         }
         this.token = token;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
     }
 
     public String url() {
@@ -60,37 +63,43 @@ public class Client {
         String separator = path.contains("?") ? "&" : "?";
         String token = null;
         do {
-            JsonNode page = get(path + separator + "limit=500" + (token == null ? ""
-                    : "&page_token=" + URLEncoder.encode(token, StandardCharsets.UTF_8)));
+            JsonNode page = get(path + separator + "limit=500"
+                    + (token == null ? "" : "&page_token=" + URLEncoder.encode(token, StandardCharsets.UTF_8)));
             page.path("items").forEach(onItem);
             token = page.path("next_page_token").asText(null);
         } while (token != null);
     }
 
     public JsonNode post(String path, Object body) {
-        return json(send(request(path).header("Content-Type", "application/json").POST(body(body))));
+        return json(
+                send(request(path).header("Content-Type", "application/json").POST(body(body))));
     }
 
     public JsonNode post(String path, Object body, Map<String, String> headers) {
-        HttpRequest.Builder builder = request(path).header("Content-Type", "application/json").POST(body(body));
+        HttpRequest.Builder builder =
+                request(path).header("Content-Type", "application/json").POST(body(body));
         headers.forEach(builder::header);
         return json(send(builder));
     }
 
     public JsonNode post(String path, String contentType, String body) {
-        return json(send(request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body))));
+        return json(send(
+                request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body))));
     }
 
     public JsonNode put(String path, String contentType, String body) {
-        return json(send(request(path).header("Content-Type", contentType).PUT(HttpRequest.BodyPublishers.ofString(body))));
+        return json(
+                send(request(path).header("Content-Type", contentType).PUT(HttpRequest.BodyPublishers.ofString(body))));
     }
 
     public JsonNode put(String path, Object body) {
-        return json(send(request(path).header("Content-Type", "application/json").PUT(body(body))));
+        return json(
+                send(request(path).header("Content-Type", "application/json").PUT(body(body))));
     }
 
     public JsonNode patch(String path, Object body) {
-        return json(send(request(path).header("Content-Type", "application/json").method("PATCH", body(body))));
+        return json(
+                send(request(path).header("Content-Type", "application/json").method("PATCH", body(body))));
     }
 
     public JsonNode delete(String path) {
@@ -99,8 +108,10 @@ public class Client {
 
     /** Any call, for {@code polystack api}: the answer's status and text, never an exception for a status. */
     public HttpResponse<String> raw(String method, String path, String contentType, String body) {
-        HttpRequest.Builder builder = request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder builder = request(path)
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             builder.header("Content-Type", contentType);
         }
@@ -112,7 +123,10 @@ public class Client {
      * ends the stream.
      */
     public void events(String path, BiConsumer<String, String> onEvent) {
-        HttpRequest request = request(path, "text/event-stream").timeout(Duration.ofDays(1)).GET().build();
+        HttpRequest request = request(path, "text/event-stream")
+                .timeout(Duration.ofDays(1))
+                .GET()
+                .build();
         HttpResponse<InputStream> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
@@ -131,7 +145,8 @@ public class Client {
             }
             throw failure(response.statusCode(), text);
         }
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
             String event = "message";
             StringBuilder data = new StringBuilder();
             String line;
@@ -161,7 +176,9 @@ public class Client {
     }
 
     private HttpRequest.Builder request(String path, String accept) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT).header("Accept", accept)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(TIMEOUT)
+                .header("Accept", accept)
                 .header("User-Agent", "polystack-cli");
         if (token != null && !token.isBlank()) {
             builder.header("Authorization", "Bearer " + token);

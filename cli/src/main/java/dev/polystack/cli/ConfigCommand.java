@@ -21,9 +21,12 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
-@Command(name = "config", mixinStandardHelpOptions = true,
-        description = "Keep the platform's configuration in git: YAML documents, one object each, with its `kind` (EnvType, ResourceType,"
-                + " Provider, Module, ModuleRule, Runner, RunnerRule, Project, Environment). Secrets come from ${env:NAME}.",
+@Command(
+        name = "config",
+        mixinStandardHelpOptions = true,
+        description =
+                "Keep the platform's configuration in git: YAML documents, one object each, with its `kind` (EnvType, ResourceType,"
+                        + " Provider, Module, ModuleRule, Runner, RunnerRule, Project, Environment). Secrets come from ${env:NAME}.",
         subcommands = {ConfigCommand.Plan.class, ConfigCommand.Apply.class, ConfigCommand.Sync.class})
 class ConfigCommand {
 
@@ -39,18 +42,28 @@ class ConfigCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = {"-f", "--file"}, required = true, description = "A YAML file or a directory of them; repeat for several.")
+        @Option(
+                names = {"-f", "--file"},
+                required = true,
+                description = "A YAML file or a directory of them; repeat for several.")
         List<String> files;
 
-        @Option(names = "--org", description = "The organization (default: the one of --env or of the context's environment).")
+        @Option(
+                names = "--org",
+                description = "The organization (default: the one of --env or of the context's environment).")
         String org;
 
-        @Option(names = "--managed-by", defaultValue = DEFAULT_MANAGER,
-                description = "What this configuration calls itself; written on every object it creates or updates, and the objects a sync"
-                        + " may delete (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--managed-by",
+                defaultValue = DEFAULT_MANAGER,
+                description =
+                        "What this configuration calls itself; written on every object it creates or updates, and the objects a sync"
+                                + " may delete (default: ${DEFAULT-VALUE}).")
         String managedBy;
 
-        @Option(names = "--rotate-secrets", description = "Send secret values again (otherwise only added or removed secret names count).")
+        @Option(
+                names = "--rotate-secrets",
+                description = "Send secret values again (otherwise only added or removed secret names count).")
         boolean rotateSecrets;
 
         boolean sync() {
@@ -77,7 +90,8 @@ class ConfigCommand {
             List<ConfigDocuments.Desired> documents = ConfigDocuments.read(files, environment::get);
             Set<ConfigKind> kinds = EnumSet.noneOf(ConfigKind.class);
             documents.forEach(d -> kinds.add(d.kind()));
-            return ConfigPlan.of(documents, current(client, organization, kinds), managedBy, sync(), rotateSecrets, allowDestroy());
+            return ConfigPlan.of(
+                    documents, current(client, organization, kinds), managedBy, sync(), rotateSecrets, allowDestroy());
         }
 
         /** The objects of the given kinds the organization has now (and its modules, which module rules are matched by). */
@@ -91,7 +105,9 @@ class ConfigCommand {
                 List<JsonNode> objects = new ArrayList<>();
                 if (kind == ConfigKind.ENVIRONMENT) {
                     List<String> projects = new ArrayList<>();
-                    client.items(ConfigKind.PROJECT.collectionPath(organization, null), p -> projects.add(p.path("id").asText()));
+                    client.items(
+                            ConfigKind.PROJECT.collectionPath(organization, null),
+                            p -> projects.add(p.path("id").asText()));
                     for (String project : projects) {
                         client.items(kind.collectionPath(organization, project), objects::add);
                     }
@@ -106,7 +122,9 @@ class ConfigCommand {
         void print(ConfigPlan plan, String organization) {
             PrintWriter out = out();
             out.println("Organization " + organization + ", managed by " + managedBy + ":");
-            plan.changes().stream().filter(c -> c.action() != Action.UNCHANGED).forEach(c -> out.println("  " + c.line()));
+            plan.changes().stream()
+                    .filter(c -> c.action() != Action.UNCHANGED)
+                    .forEach(c -> out.println("  " + c.line()));
             out.println(plan.summary());
         }
 
@@ -128,20 +146,25 @@ class ConfigCommand {
                     JsonNode answer = client.delete(change.kind().objectPath(organization, change.current()));
                     if (answer.isObject()) {
                         destroying.add(change.current().path("project_id").asText());
-                        out.println("  destroying " + change.name() + " (deployment " + answer.path("id").asText() + "; it is deleted once that succeeds)");
+                        out.println("  destroying " + change.name() + " (deployment "
+                                + answer.path("id").asText() + "; it is deleted once that succeeds)");
                     } else {
                         out.println("  " + done(change));
                     }
                 }
             }
             List<Change> made = new ArrayList<>(plan.changes().stream()
-                    .filter(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE).contains(c.action())).toList());
+                    .filter(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE)
+                            .contains(c.action()))
+                    .toList());
             for (Change change : plan.changes()) {
                 if (change.action() != Action.DELETE || change.kind() == ConfigKind.ENVIRONMENT) {
                     continue;
                 }
-                if (change.kind() == ConfigKind.PROJECT && destroying.contains(change.current().path("id").asText())) {
-                    out.println("  ! " + change.name() + " (its environments are being destroyed; the next sync deletes it)");
+                if (change.kind() == ConfigKind.PROJECT
+                        && destroying.contains(change.current().path("id").asText())) {
+                    out.println("  ! " + change.name()
+                            + " (its environments are being destroyed; the next sync deletes it)");
                 } else {
                     made.add(change);
                 }
@@ -149,12 +172,29 @@ class ConfigCommand {
             List<Map<String, Object>> batch = new ArrayList<>();
             String base = "/api/v1/orgs/" + organization;
             for (Change change : made) {
-                String collection = change.kind().collectionPath(organization, change.desired() == null ? null
-                        : change.desired().object().path("project_id").asText(null)).substring(base.length());
-                String object = change.current() == null ? null : change.kind().objectPath(organization, change.current()).substring(base.length());
+                String collection = change.kind()
+                        .collectionPath(
+                                organization,
+                                change.desired() == null
+                                        ? null
+                                        : change.desired()
+                                                .object()
+                                                .path("project_id")
+                                                .asText(null))
+                        .substring(base.length());
+                String object = change.current() == null
+                        ? null
+                        : change.kind()
+                                .objectPath(organization, change.current())
+                                .substring(base.length());
                 switch (change.action()) {
-                    case CREATE -> batch.add(call("POST", collection, ConfigPlan.body(change, managedBy, rotateSecrets)));
-                    case UPDATE -> batch.add(call(change.kind().isRule() ? "PATCH" : "PUT", object, ConfigPlan.body(change, managedBy, rotateSecrets)));
+                    case CREATE ->
+                        batch.add(call("POST", collection, ConfigPlan.body(change, managedBy, rotateSecrets)));
+                    case UPDATE ->
+                        batch.add(call(
+                                change.kind().isRule() ? "PATCH" : "PUT",
+                                object,
+                                ConfigPlan.body(change, managedBy, rotateSecrets)));
                     case REPLACE -> {
                         batch.add(call("DELETE", object, null));
                         batch.add(call("POST", collection, ConfigPlan.body(change, managedBy, rotateSecrets)));
@@ -167,8 +207,9 @@ class ConfigCommand {
             }
             made.forEach(change -> out.println("  " + done(change)));
             plan.changes().stream().filter(c -> c.action() == Action.KEEP).forEach(c -> out.println("  " + c.line()));
-            out.println("Applied: " + plan.count(Action.CREATE) + " created, " + (plan.count(Action.UPDATE) + plan.count(Action.REPLACE))
-                    + " updated, " + plan.count(Action.DELETE) + " deleted, " + plan.count(Action.UNCHANGED) + " unchanged.");
+            out.println("Applied: " + plan.count(Action.CREATE) + " created, "
+                    + (plan.count(Action.UPDATE) + plan.count(Action.REPLACE)) + " updated, "
+                    + plan.count(Action.DELETE) + " deleted, " + plan.count(Action.UNCHANGED) + " unchanged.");
             return ExitCodes.OK;
         }
 
@@ -203,13 +244,18 @@ class ConfigCommand {
 
     /** Whether environments may be deleted, for the commands that delete. */
     static class DestroyOption {
-        @Option(names = "--allow-destroy", description = "Also delete managed environments no document names (their resources are destroyed).")
+        @Option(
+                names = "--allow-destroy",
+                description = "Also delete managed environments no document names (their resources are destroyed).")
         boolean allowDestroy;
     }
 
-    @Command(name = "plan", mixinStandardHelpOptions = true,
-            description = "Show what `config apply` (or, with --sync, `config sync`) would create, update and delete; change nothing."
-                    + " Exit code 0 when nothing would change, 2 when something would, 3 for bad input or a blocked change.")
+    @Command(
+            name = "plan",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Show what `config apply` (or, with --sync, `config sync`) would create, update and delete; change nothing."
+                            + " Exit code 0 when nothing would change, 2 when something would, 3 for bad input or a blocked change.")
     static class Plan extends Base {
 
         @Option(names = "--sync", description = "Plan a sync: include the deletes.")
@@ -240,14 +286,19 @@ class ConfigCommand {
         }
     }
 
-    @Command(name = "apply", mixinStandardHelpOptions = true,
-            description = "Create and update the objects the documents describe; delete nothing. A second apply changes nothing.")
-    static class Apply extends Base {
-    }
+    @Command(
+            name = "apply",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Create and update the objects the documents describe; delete nothing. A second apply changes nothing.")
+    static class Apply extends Base {}
 
-    @Command(name = "sync", mixinStandardHelpOptions = true,
-            description = "Apply, then delete the objects of the documents' kinds that carry this --managed-by and no document names."
-                    + " Protected objects are never deleted; environments only with --allow-destroy.")
+    @Command(
+            name = "sync",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Apply, then delete the objects of the documents' kinds that carry this --managed-by and no document names."
+                            + " Protected objects are never deleted; environments only with --allow-destroy.")
     static class Sync extends Base {
 
         @Mixin

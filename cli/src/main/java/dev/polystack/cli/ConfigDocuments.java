@@ -36,15 +36,14 @@ final class ConfigDocuments {
     /** A module's code read from a file beside its document, instead of {@code module_source_code}. */
     static final String SOURCE_FILE = "module_source_code_file";
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
     /** One object as the files want it, and where it was written. */
-    record Desired(ConfigKind kind, ObjectNode object, String source) {
-    }
+    record Desired(ConfigKind kind, ObjectNode object, String source) {}
 
-    private ConfigDocuments() {
-    }
+    private ConfigDocuments() {}
 
     /** The documents of the given files and directories (their .yaml and .yml files, sorted), in creation order. */
     static List<Desired> read(List<String> locations, Function<String, String> environment) {
@@ -65,8 +64,11 @@ final class ConfigDocuments {
     private static List<Path> files(Path location) {
         if (Files.isDirectory(location)) {
             try (Stream<Path> walk = Files.walk(location)) {
-                return walk.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
-                        .sorted().toList();
+                return walk.filter(Files::isRegularFile)
+                        .filter(p ->
+                                p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                        .sorted()
+                        .toList();
             } catch (IOException e) {
                 throw CliException.badInput("cannot read `" + location + "`: " + e.getMessage());
             }
@@ -79,7 +81,8 @@ final class ConfigDocuments {
 
     static List<Desired> readFile(Path file, Function<String, String> environment) {
         List<Desired> documents = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(Files.readString(file, StandardCharsets.UTF_8))) {
+        try (MappingIterator<JsonNode> it =
+                YAML.readerFor(JsonNode.class).readValues(Files.readString(file, StandardCharsets.UTF_8))) {
             int index = 0;
             while (it.hasNextValue()) {
                 JsonNode document = it.nextValue();
@@ -94,7 +97,9 @@ final class ConfigDocuments {
             throw CliException.badInput("no file `" + file + "`");
         } catch (JsonProcessingException e) {
             throw CliException.badInput(file + " is not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
+                    + (e.getLocation() == null
+                            ? ""
+                            : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException e) {
             throw CliException.badInput("cannot read `" + file + "`: " + e.getMessage());
         }
@@ -106,12 +111,15 @@ final class ConfigDocuments {
             throw CliException.badInput(source + ": a document is a mapping with a `kind`");
         }
         String kindName = object.path("kind").asText("");
-        ConfigKind kind = ConfigKind.named(kindName).orElseThrow(() -> CliException.badInput(source + ": "
-                + (kindName.isEmpty() ? "no `kind`" : "unknown kind `" + kindName + "`") + "; the kinds are " + ConfigKind.names()));
+        ConfigKind kind = ConfigKind.named(kindName)
+                .orElseThrow(() -> CliException.badInput(
+                        source + ": " + (kindName.isEmpty() ? "no `kind`" : "unknown kind `" + kindName + "`")
+                                + "; the kinds are " + ConfigKind.names()));
         for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
             String field = names.next();
             if (field.equals("managed_by")) {
-                throw CliException.badInput(source + ": `managed_by` is set by the command's --managed-by, not by a document");
+                throw CliException.badInput(
+                        source + ": `managed_by` is set by the command's --managed-by, not by a document");
             }
             if (!kind.allows(field)) {
                 throw CliException.badInput(source + ": " + kindName + " has no field `" + field + "`");
@@ -131,7 +139,9 @@ final class ConfigDocuments {
             if (resolved.has("module_source_code")) {
                 throw CliException.badInput(source + ": give module_source_code or " + SOURCE_FILE + ", not both");
             }
-            Path code = file.toAbsolutePath().getParent().resolve(resolved.remove(SOURCE_FILE).asText());
+            Path code = file.toAbsolutePath()
+                    .getParent()
+                    .resolve(resolved.remove(SOURCE_FILE).asText());
             try {
                 resolved.put("module_source_code", Files.readString(code, StandardCharsets.UTF_8));
             } catch (IOException e) {
@@ -175,8 +185,8 @@ final class ConfigDocuments {
             String identity = ConfigPlan.identity(desired.kind(), desired.object(), Map.of());
             String before = seen.putIfAbsent(identity, desired.source());
             if (before != null) {
-                throw CliException.badInput(desired.source() + ": " + desired.kind().display(desired.object())
-                        + " is also defined in " + before);
+                throw CliException.badInput(desired.source() + ": "
+                        + desired.kind().display(desired.object()) + " is also defined in " + before);
             }
         }
     }

@@ -13,17 +13,50 @@ import java.util.Set;
  * that name one object, the fields a document may set, and its write-only field.
  */
 enum ConfigKind {
-
     ENV_TYPE("EnvType", "/env-types", List.of("id"), Set.of("description"), null),
-    RESOURCE_TYPE("ResourceType", "/resource-types", List.of("id"), Set.of("description", "output_schema", "developer_accessible"), null),
-    PROVIDER("Provider", "/providers", List.of("provider_type", "id"), Set.of("source", "version_constraint", "configuration"), "secrets"),
-    MODULE("Module", "/modules", List.of("id"), Set.of("resource_type", "module_source", "module_source_code", "module_params",
-            "module_inputs", "provider_mapping", "dependencies"), "secret_inputs"),
-    MODULE_RULE("ModuleRule", "/module-rules", List.of(), Set.of("module_id", "resource_class", "resource_id", "project_id",
-            "env_type_id", "env_id"), null),
-    RUNNER("Runner", "/runners", List.of("id"), Set.of("description", "public_key", "labels", "max_concurrent_jobs"), null),
-    RUNNER_RULE("RunnerRule", "/runner-rules", List.of(), Set.of("runner_id", "project_id", "env_type_id", "env_id", "resource_type",
-            "resource_class"), null),
+    RESOURCE_TYPE(
+            "ResourceType",
+            "/resource-types",
+            List.of("id"),
+            Set.of("description", "output_schema", "developer_accessible"),
+            null),
+    PROVIDER(
+            "Provider",
+            "/providers",
+            List.of("provider_type", "id"),
+            Set.of("source", "version_constraint", "configuration"),
+            "secrets"),
+    MODULE(
+            "Module",
+            "/modules",
+            List.of("id"),
+            Set.of(
+                    "resource_type",
+                    "module_source",
+                    "module_source_code",
+                    "module_params",
+                    "module_inputs",
+                    "provider_mapping",
+                    "dependencies"),
+            "secret_inputs"),
+    MODULE_RULE(
+            "ModuleRule",
+            "/module-rules",
+            List.of(),
+            Set.of("module_id", "resource_class", "resource_id", "project_id", "env_type_id", "env_id"),
+            null),
+    RUNNER(
+            "Runner",
+            "/runners",
+            List.of("id"),
+            Set.of("description", "public_key", "labels", "max_concurrent_jobs"),
+            null),
+    RUNNER_RULE(
+            "RunnerRule",
+            "/runner-rules",
+            List.of(),
+            Set.of("runner_id", "project_id", "env_type_id", "env_id", "resource_type", "resource_class"),
+            null),
     PROJECT("Project", "/projects", List.of("id"), Set.of("name"), null),
     ENVIRONMENT("Environment", "/projects/{project_id}/envs", List.of("project_id", "id"), Set.of("env_type_id"), null);
 
@@ -45,7 +78,9 @@ enum ConfigKind {
     }
 
     static Optional<ConfigKind> named(String name) {
-        return Arrays.stream(values()).filter(kind -> kind.documentName.equals(name)).findFirst();
+        return Arrays.stream(values())
+                .filter(kind -> kind.documentName.equals(name))
+                .findFirst();
     }
 
     static List<String> names() {
@@ -67,7 +102,10 @@ enum ConfigKind {
     }
 
     boolean allows(String field) {
-        return COMMON.contains(field) || keys.contains(field) || fields.contains(field) || field.equals(secretField)
+        return COMMON.contains(field)
+                || keys.contains(field)
+                || fields.contains(field)
+                || field.equals(secretField)
                 || (this == MODULE && field.equals(ConfigDocuments.SOURCE_FILE));
     }
 
@@ -78,7 +116,8 @@ enum ConfigKind {
 
     /** Where one object is read, changed and deleted: its collection, then its key values (rules: their id). */
     String objectPath(String org, JsonNode object) {
-        StringBuilder path = new StringBuilder(collectionPath(org, object.path("project_id").asText(null)));
+        StringBuilder path =
+                new StringBuilder(collectionPath(org, object.path("project_id").asText(null)));
         if (isRule()) {
             return path.append('/').append(object.path("id").asText()).toString();
         }
@@ -93,16 +132,24 @@ enum ConfigKind {
     /** How a person names one object of this kind, e.g. {@code Provider aws.main} or {@code Environment shop/prod}. */
     String display(JsonNode object) {
         if (isRule()) {
-            String target = this == MODULE_RULE ? "module " + object.path("module_id").asText() : "runner " + object.path("runner_id").asText();
+            String target = this == MODULE_RULE
+                    ? "module " + object.path("module_id").asText()
+                    : "runner " + object.path("runner_id").asText();
             StringBuilder criteria = new StringBuilder();
             for (String field : criteria()) {
                 if (object.hasNonNull(field)) {
-                    criteria.append(criteria.isEmpty() ? "" : ", ").append(field).append('=').append(object.path(field).asText());
+                    criteria.append(criteria.isEmpty() ? "" : ", ")
+                            .append(field)
+                            .append('=')
+                            .append(object.path(field).asText());
                 }
             }
             return documentName + " (" + target + (criteria.isEmpty() ? ", everything" : "; " + criteria) + ")";
         }
         String separator = this == ENVIRONMENT ? "/" : ".";
-        return documentName + " " + String.join(separator, keys.stream().map(key -> object.path(key).asText()).toList());
+        return documentName + " "
+                + String.join(
+                        separator,
+                        keys.stream().map(key -> object.path(key).asText()).toList());
     }
 }

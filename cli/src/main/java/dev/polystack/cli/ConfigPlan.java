@@ -27,7 +27,10 @@ import java.util.TreeSet;
 final class ConfigPlan {
 
     enum Action {
-        CREATE("+", "create"), UPDATE("~", "update"), REPLACE("-/+", "replace"), DELETE("-", "delete"),
+        CREATE("+", "create"),
+        UPDATE("~", "update"),
+        REPLACE("-/+", "replace"),
+        DELETE("-", "delete"),
         /** A protected or destroying delete that is not made; said, not counted. */
         KEEP("!", "keep"),
         /** A change that cannot be made (a protected rule would need replacing): nothing is applied. */
@@ -44,7 +47,14 @@ final class ConfigPlan {
     }
 
     /** One object's change. {@code current} is the object as the API has it (absent for a create). */
-    record Change(Action action, ConfigKind kind, String name, List<String> fields, String note, Desired desired, JsonNode current) {
+    record Change(
+            Action action,
+            ConfigKind kind,
+            String name,
+            List<String> fields,
+            String note,
+            Desired desired,
+            JsonNode current) {
 
         String line() {
             StringBuilder line = new StringBuilder(action.mark).append(' ').append(name);
@@ -73,11 +83,14 @@ final class ConfigPlan {
     }
 
     boolean changesSomething() {
-        return changes.stream().anyMatch(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE, Action.DELETE).contains(c.action()));
+        return changes.stream()
+                .anyMatch(c -> EnumSet.of(Action.CREATE, Action.UPDATE, Action.REPLACE, Action.DELETE)
+                        .contains(c.action()));
     }
 
     String summary() {
-        return "Plan: " + count(Action.CREATE) + " to create, " + (count(Action.UPDATE) + count(Action.REPLACE)) + " to update, "
+        return "Plan: " + count(Action.CREATE) + " to create, " + (count(Action.UPDATE) + count(Action.REPLACE))
+                + " to update, "
                 + count(Action.DELETE) + " to delete, " + count(Action.UNCHANGED) + " unchanged."
                 + (count(Action.KEEP) > 0 ? " " + count(Action.KEEP) + " kept." : "")
                 + (count(Action.BLOCKED) > 0 ? " " + count(Action.BLOCKED) + " blocked: nothing will be applied." : "");
@@ -91,12 +104,22 @@ final class ConfigPlan {
      * @param rotateSecrets send the secret values again (otherwise only new or removed secret names count)
      * @param allowDestroy  a sync may delete environments (which destroys their resources)
      */
-    static ConfigPlan of(List<Desired> documents, Map<ConfigKind, List<JsonNode>> current, String managedBy, boolean sync,
-                         boolean rotateSecrets, boolean allowDestroy) {
+    static ConfigPlan of(
+            List<Desired> documents,
+            Map<ConfigKind, List<JsonNode>> current,
+            String managedBy,
+            boolean sync,
+            boolean rotateSecrets,
+            boolean allowDestroy) {
         Map<String, String> moduleTypes = new HashMap<>();
-        current.getOrDefault(ConfigKind.MODULE, List.of()).forEach(m -> moduleTypes.put(m.path("id").asText(), m.path("resource_type").asText()));
-        documents.stream().filter(d -> d.kind() == ConfigKind.MODULE)
-                .forEach(d -> moduleTypes.put(d.object().path("id").asText(), d.object().path("resource_type").asText()));
+        current.getOrDefault(ConfigKind.MODULE, List.of())
+                .forEach(m -> moduleTypes.put(
+                        m.path("id").asText(), m.path("resource_type").asText()));
+        documents.stream()
+                .filter(d -> d.kind() == ConfigKind.MODULE)
+                .forEach(d -> moduleTypes.put(
+                        d.object().path("id").asText(),
+                        d.object().path("resource_type").asText()));
 
         List<Change> changes = new ArrayList<>();
         Set<JsonNode> matched = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -116,16 +139,25 @@ final class ConfigPlan {
             documents.forEach(d -> kinds.add(d.kind()));
             for (ConfigKind kind : kinds) {
                 for (JsonNode object : current.getOrDefault(kind, List.of())) {
-                    if (matched.contains(object) || !managedBy.equals(object.path("managed_by").asText(null))) {
+                    if (matched.contains(object)
+                            || !managedBy.equals(object.path("managed_by").asText(null))) {
                         continue;
                     }
                     if (object.path("protected").asBoolean()) {
-                        changes.add(new Change(Action.KEEP, kind, kind.display(object), List.of(), "protected", null, object));
+                        changes.add(new Change(
+                                Action.KEEP, kind, kind.display(object), List.of(), "protected", null, object));
                     } else if (kind == ConfigKind.ENVIRONMENT && !allowDestroy) {
-                        changes.add(new Change(Action.KEEP, kind, kind.display(object), List.of(),
-                                "deleting an environment destroys its resources: add --allow-destroy", null, object));
+                        changes.add(new Change(
+                                Action.KEEP,
+                                kind,
+                                kind.display(object),
+                                List.of(),
+                                "deleting an environment destroys its resources: add --allow-destroy",
+                                null,
+                                object));
                     } else {
-                        changes.add(new Change(Action.DELETE, kind, kind.display(object), List.of(), null, null, object));
+                        changes.add(
+                                new Change(Action.DELETE, kind, kind.display(object), List.of(), null, null, object));
                     }
                 }
             }
@@ -145,17 +177,33 @@ final class ConfigPlan {
             String target = kind == ConfigKind.MODULE_RULE ? "module_id" : "runner_id";
             if (!wanted.path(target).asText().equals(current.path(target).asText())) {
                 if (current.path("protected").asBoolean()) {
-                    return new Change(Action.BLOCKED, kind, name, List.of(target), "rule " + current.path("id").asText()
-                            + " has the same criteria and is protected", desired, current);
+                    return new Change(
+                            Action.BLOCKED,
+                            kind,
+                            name,
+                            List.of(target),
+                            "rule " + current.path("id").asText() + " has the same criteria and is protected",
+                            desired,
+                            current);
                 }
-                return new Change(Action.REPLACE, kind, name, List.of(target), "replaces rule " + current.path("id").asText()
-                        + " of " + current.path(target).asText(), desired, current);
+                return new Change(
+                        Action.REPLACE,
+                        kind,
+                        name,
+                        List.of(target),
+                        "replaces rule " + current.path("id").asText() + " of "
+                                + current.path(target).asText(),
+                        desired,
+                        current);
             }
         }
         List<String> fields = new ArrayList<>();
         for (Iterator<String> names = wanted.fieldNames(); names.hasNext(); ) {
             String field = names.next();
-            if (field.equals("protected") || field.equals(kind.secretField) || kind.keys.contains(field) || kind.isRule()) {
+            if (field.equals("protected")
+                    || field.equals(kind.secretField)
+                    || kind.keys.contains(field)
+                    || kind.isRule()) {
                 continue;
             }
             if (!same(field, wanted.get(field), current.path(field))) {
@@ -183,7 +231,8 @@ final class ConfigPlan {
         if (!managedBy.equals(manager)) {
             fields.add("managed_by" + (manager == null ? "" : " (was " + manager + ")"));
         }
-        return new Change(fields.isEmpty() ? Action.UNCHANGED : Action.UPDATE, kind, name, fields, note, desired, current);
+        return new Change(
+                fields.isEmpty() ? Action.UNCHANGED : Action.UPDATE, kind, name, fields, note, desired, current);
     }
 
     /**
@@ -241,7 +290,8 @@ final class ConfigPlan {
         if (change.kind().isRule() && change.action() == Action.UPDATE) {
             ObjectNode management = JsonNodeFactory.instance.objectNode();
             management.put("managed_by", managedBy);
-            management.put("protected", change.desired().object().path("protected").asBoolean(false));
+            management.put(
+                    "protected", change.desired().object().path("protected").asBoolean(false));
             return management;
         }
         ObjectNode body = change.desired().object().deepCopy();

@@ -25,14 +25,19 @@ abstract class Connection {
         if (resolved == null) {
             Main main = main();
             Settings settings = Settings.load(main.settingsFile);
-            resolved = settings.resolve(context, main.environment).orElseThrow(() -> CliException.badInput(
-                    "not signed in: run `polystack login --url URL --token-stdin` (or --device), or set POLYSTACK_URL and POLYSTACK_TOKEN"));
+            resolved = settings.resolve(context, main.environment)
+                    .orElseThrow(
+                            () -> CliException.badInput(
+                                    "not signed in: run `polystack login --url URL --token-stdin` (or --device), or set POLYSTACK_URL and POLYSTACK_TOKEN"));
             if (DeviceSignIn.due(resolved.session(), Instant.now())) {
                 DeviceSignIn.Tokens renewed = new DeviceSignIn(Clock.systemUTC()).renew(resolved.session());
-                resolved = new Settings.Context(resolved.url(), renewed.accessToken(), resolved.env(), renewed.session());
+                resolved =
+                        new Settings.Context(resolved.url(), renewed.accessToken(), resolved.env(), renewed.session());
                 String name = settings.nameOf(context).orElseThrow();
                 Settings.Context stored = settings.contexts().get(name);
-                settings.put(name, new Settings.Context(stored.url(), renewed.accessToken(), stored.env(), renewed.session()));
+                settings.put(
+                        name,
+                        new Settings.Context(stored.url(), renewed.accessToken(), stored.env(), renewed.session()));
                 settings.save();
             }
         }

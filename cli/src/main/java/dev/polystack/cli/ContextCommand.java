@@ -1,22 +1,28 @@
 package dev.polystack.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "context", mixinStandardHelpOptions = true, description = "List the stored contexts or switch to another one.",
+@Command(
+        name = "context",
+        mixinStandardHelpOptions = true,
+        description = "List the stored contexts or switch to another one.",
         subcommands = {ContextCommand.ListContexts.class, ContextCommand.Use.class})
 class ContextCommand {
 
     @ParentCommand
     Main main;
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "The stored contexts; * marks the current one. Tokens are never shown.")
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description = "The stored contexts; * marks the current one. Tokens are never shown.")
     static class ListContexts implements Callable<Integer> {
         @ParentCommand
         ContextCommand parent;
@@ -28,9 +34,18 @@ class ContextCommand {
         public Integer call() {
             Settings settings = Settings.load(parent.main.settingsFile);
             String current = settings.current().orElse(null);
-            settings.contexts().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> spec.commandLine().getOut()
-                    .printf("%s %s  %s%s%n", e.getKey().equals(current) ? "*" : " ", e.getKey(), e.getValue().url(),
-                            e.getValue().env() == null ? "" : "  " + e.getValue().env()));
+            settings.contexts().entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> spec.commandLine()
+                            .getOut()
+                            .printf(
+                                    "%s %s  %s%s%n",
+                                    e.getKey().equals(current) ? "*" : " ",
+                                    e.getKey(),
+                                    e.getValue().url(),
+                                    e.getValue().env() == null
+                                            ? ""
+                                            : "  " + e.getValue().env()));
             if (settings.contexts().isEmpty()) {
                 spec.commandLine().getOut().println("No context yet: run `polystack login --url URL --token-stdin`.");
             }

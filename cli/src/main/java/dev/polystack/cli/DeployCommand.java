@@ -12,13 +12,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-@Command(name = "deploy", mixinStandardHelpOptions = true,
+@Command(
+        name = "deploy",
+        mixinStandardHelpOptions = true,
         description = "Submit a manifest to an environment and deploy it.%n"
                 + "With --wait, follow it with a line per resource and end with its outputs; the exit code says how it went:"
                 + " 0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input.")
 class DeployCommand extends DeploymentStarter implements Callable<Integer> {
 
-    @Option(names = {"-f", "--file"}, required = true, description = "The manifest (YAML or JSON); - reads standard input.")
+    @Option(
+            names = {"-f", "--file"},
+            required = true,
+            description = "The manifest (YAML or JSON); - reads standard input.")
     String file;
 
     @Override
@@ -36,7 +41,8 @@ class DeployCommand extends DeploymentStarter implements Callable<Integer> {
         static Manifest read(String file) {
             String text;
             try {
-                text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+                text = file.equals("-")
+                        ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                         : Files.readString(Path.of(file), StandardCharsets.UTF_8);
             } catch (NoSuchFileException e) {
                 throw CliException.badInput("no file `" + file + "`");

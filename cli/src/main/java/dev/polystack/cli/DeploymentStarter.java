@@ -26,7 +26,9 @@ abstract class DeploymentStarter extends Connection {
     @Option(names = "--force", description = "Run every resource, even those whose inputs did not change.")
     boolean force;
 
-    @Option(names = "--idempotency-key", description = "A retry with the same key returns the deployment made the first time.")
+    @Option(
+            names = "--idempotency-key",
+            description = "A retry with the same key returns the deployment made the first time.")
     String idempotencyKey;
 
     /** Deploys a stored manifest version and, with --wait, follows it to its end. */
@@ -39,10 +41,14 @@ abstract class DeploymentStarter extends Connection {
             body.put("force", true);
         }
         Duration limit = waiting.timeout();
-        JsonNode deployment = client.post(target.path() + "/deployments", body,
+        JsonNode deployment = client.post(
+                target.path() + "/deployments",
+                body,
                 idempotencyKey == null ? Map.of() : Map.of("Idempotency-Key", idempotencyKey));
         String id = deployment.path("id").asText();
-        out.printf("Manifest version %d of %s; deployment %s (%s) %s%n", version, target, id, body.get("mode"), deployment.path("status").asText());
+        out.printf(
+                "Manifest version %d of %s; deployment %s (%s) %s%n",
+                version, target, id, body.get("mode"), deployment.path("status").asText());
         if (!waiting.wait) {
             return ExitCodes.OK;
         }

@@ -10,7 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "destroy", mixinStandardHelpOptions = true, description = "Destroy every resource of an environment (the environment stays).")
+@Command(
+        name = "destroy",
+        mixinStandardHelpOptions = true,
+        description = "Destroy every resource of an environment (the environment stays).")
 class DestroyCommand extends Connection implements Callable<Integer> {
 
     @Spec

@@ -13,21 +13,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "dry-run", aliases = "diff", mixinStandardHelpOptions = true,
-        description = "What deploying a manifest would change, resource by resource, without storing or running anything.%n"
-                + "Exit code 0 when nothing would change, 2 when something would (like `plan -detailed-exitcode`), 3 for bad input.")
+@Command(
+        name = "dry-run",
+        aliases = "diff",
+        mixinStandardHelpOptions = true,
+        description =
+                "What deploying a manifest would change, resource by resource, without storing or running anything.%n"
+                        + "Exit code 0 when nothing would change, 2 when something would (like `plan -detailed-exitcode`), 3 for bad input.")
 class DryRunCommand extends Connection implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--file"}, required = true, description = "The manifest (YAML or JSON); - reads standard input.")
+    @Option(
+            names = {"-f", "--file"},
+            required = true,
+            description = "The manifest (YAML or JSON); - reads standard input.")
     String file;
 
     @Option(names = "--all", description = "List unchanged resources too.")
     boolean all;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
     Output.Format format;
 
     @Override
@@ -37,7 +47,10 @@ class DryRunCommand extends Connection implements Callable<Integer> {
         JsonNode result = client().post(target.path() + "/manifest/dry-run", manifest.contentType(), manifest.text());
         PrintWriter out = spec.commandLine().getOut();
         JsonNode summary = result.path("summary");
-        boolean changes = summary.path("add").asInt() + summary.path("change").asInt() + summary.path("destroy").asInt() > 0;
+        boolean changes = summary.path("add").asInt()
+                        + summary.path("change").asInt()
+                        + summary.path("destroy").asInt()
+                > 0;
         if (format != Output.Format.table) {
             Output.print(out, format, result, List.of());
             return changes ? ExitCodes.CANCELLED_OR_TIMED_OUT : ExitCodes.OK;
@@ -45,16 +58,29 @@ class DryRunCommand extends Connection implements Callable<Integer> {
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         for (JsonNode node : result.path("nodes")) {
             if (all || !node.path("change").asText().equals("unchanged")) {
-                rows.addObject().put("", symbol(node.path("change").asText())).put("resource", node.path("key").asText())
+                rows.addObject()
+                        .put("", symbol(node.path("change").asText()))
+                        .put("resource", node.path("key").asText())
                         .put("change", node.path("change").asText().replace('_', ' '))
-                        .put("module", node.path("module_id").asText("-") + (node.hasNonNull("module_version") ? " v" + node.path("module_version").asInt() : ""))
+                        .put(
+                                "module",
+                                node.path("module_id").asText("-")
+                                        + (node.hasNonNull("module_version")
+                                                ? " v"
+                                                        + node.path("module_version")
+                                                                .asInt()
+                                                : ""))
                         .put("runner", node.path("runner_id").asText("-"))
                         .put("why", String.join(", ", texts(node.path("reasons"))));
             }
         }
         out.print(Output.table(rows, List.of("", "resource", "change", "module", "runner", "why")));
-        out.printf("%d to add, %d to change, %d to destroy, %d unchanged%n", summary.path("add").asInt(), summary.path("change").asInt(),
-                summary.path("destroy").asInt(), summary.path("unchanged").asInt());
+        out.printf(
+                "%d to add, %d to change, %d to destroy, %d unchanged%n",
+                summary.path("add").asInt(),
+                summary.path("change").asInt(),
+                summary.path("destroy").asInt(),
+                summary.path("unchanged").asInt());
         out.flush();
         return changes ? ExitCodes.CANCELLED_OR_TIMED_OUT : ExitCodes.OK;
     }

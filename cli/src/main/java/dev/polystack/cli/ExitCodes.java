@@ -12,6 +12,5 @@ public final class ExitCodes {
     /** The command line, a file or the request was wrong: fix the input and run it again. */
     public static final int BAD_INPUT = 3;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

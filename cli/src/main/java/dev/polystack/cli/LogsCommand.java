@@ -13,8 +13,11 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
-@Command(name = "logs", mixinStandardHelpOptions = true,
-        description = "A deployment's log lines, of every resource or of one; with -f, follow them until the deployment ends.")
+@Command(
+        name = "logs",
+        mixinStandardHelpOptions = true,
+        description =
+                "A deployment's log lines, of every resource or of one; with -f, follow them until the deployment ends.")
 class LogsCommand extends Connection implements Callable<Integer> {
 
     @Spec
@@ -26,7 +29,9 @@ class LogsCommand extends Connection implements Callable<Integer> {
     @Option(names = "--resource", description = "Only this resource's lines: type/class/id.")
     String resource;
 
-    @Option(names = {"-f", "--follow"}, description = "Keep printing lines as they come, until the deployment ends.")
+    @Option(
+            names = {"-f", "--follow"},
+            description = "Keep printing lines as they come, until the deployment ends.")
     boolean follow;
 
     @Override
@@ -53,7 +58,11 @@ class LogsCommand extends Connection implements Callable<Integer> {
     }
 
     private static void print(PrintWriter out, JsonNode line) {
-        out.printf("%s %-5s %s  %s%n", line.path("time").asText(""), line.path("level").asText("info"), line.path("node").asText(""),
+        out.printf(
+                "%s %-5s %s  %s%n",
+                line.path("time").asText(""),
+                line.path("level").asText("info"),
+                line.path("node").asText(""),
                 line.path("message").asText(""));
         out.flush();
     }

@@ -11,16 +11,34 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** The {@code polystack} command. */
-@Command(name = "polystack", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "polystack",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "Deploy, follow and inspect Polystack environments from a terminal or CI.%n"
                 + "Exit codes: 0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input.",
-        subcommands = {LoginCommand.class, ContextCommand.class, DeployCommand.class, DryRunCommand.class, LogsCommand.class,
-                GetCommand.class, OutputsCommand.class, ExplainCommand.class, ScoreCommand.class, ConfigCommand.class, CancelCommand.class, RollbackCommand.class, DestroyCommand.class,
-                ApiCommand.class, AutoComplete.GenerateCompletion.class})
+        subcommands = {
+            LoginCommand.class,
+            ContextCommand.class,
+            DeployCommand.class,
+            DryRunCommand.class,
+            LogsCommand.class,
+            GetCommand.class,
+            OutputsCommand.class,
+            ExplainCommand.class,
+            ScoreCommand.class,
+            ConfigCommand.class,
+            CancelCommand.class,
+            RollbackCommand.class,
+            DestroyCommand.class,
+            ApiCommand.class,
+            AutoComplete.GenerateCompletion.class
+        })
 public class Main {
 
     /** Where the stored contexts live, and the environment (POLYSTACK_URL, POLYSTACK_TOKEN) over them. */
     final Map<String, String> environment;
+
     final Path settingsFile;
 
     Main(Map<String, String> environment) {
@@ -30,8 +48,11 @@ public class Main {
 
     public static void main(String[] args) {
         // UTF-8 whatever the locale says (JDK 17 would otherwise print names and details outside ASCII as `?`)
-        System.exit(run(System.getenv(), new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
-                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true), args));
+        System.exit(run(
+                System.getenv(),
+                new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true),
+                args));
     }
 
     /** Runs one command line; returns its exit code. */
@@ -53,7 +74,11 @@ public class Main {
             err.println("polystack: unexpected error: " + e);
             return ExitCodes.FAILED;
         });
-        line.getSubcommands().get("generate-completion").getCommandSpec().usageMessage().hidden(false);
+        line.getSubcommands()
+                .get("generate-completion")
+                .getCommandSpec()
+                .usageMessage()
+                .hidden(false);
         return line.execute(args);
     }
 

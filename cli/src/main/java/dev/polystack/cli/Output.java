@@ -15,14 +15,18 @@ import java.util.Locale;
 /** Writing answers as a table for people, or as JSON or YAML for scripts. */
 public final class Output {
 
-    public enum Format { table, json, yaml }
+    public enum Format {
+        table,
+        json,
+        yaml
+    }
 
     private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
 
-    private Output() {
-    }
+    private Output() {}
 
     public static String json(JsonNode value) {
         try {
@@ -52,7 +56,9 @@ public final class Output {
 
     public static String table(JsonNode items, List<String> columns) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(columns.stream().map(c -> c.replace('_', ' ').replace('.', ' ').toUpperCase(Locale.ROOT)).toArray(String[]::new));
+        rows.add(columns.stream()
+                .map(c -> c.replace('_', ' ').replace('.', ' ').toUpperCase(Locale.ROOT))
+                .toArray(String[]::new));
         for (JsonNode item : items) {
             rows.add(columns.stream().map(c -> cell(field(item, c))).toArray(String[]::new));
         }

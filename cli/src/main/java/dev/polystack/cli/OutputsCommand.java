@@ -15,8 +15,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
-@Command(name = "outputs", mixinStandardHelpOptions = true,
-        description = "The outputs of an environment's resources. Sensitive values are shown as *** (the API never returns them).")
+@Command(
+        name = "outputs",
+        mixinStandardHelpOptions = true,
+        description =
+                "The outputs of an environment's resources. Sensitive values are shown as *** (the API never returns them).")
 class OutputsCommand extends Connection implements Callable<Integer> {
 
     @Spec
@@ -25,7 +28,10 @@ class OutputsCommand extends Connection implements Callable<Integer> {
     @Option(names = "--resource", description = "Only this resource: type/class/id, or its id.")
     String resource;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
     Output.Format format;
 
     @Override
@@ -35,12 +41,22 @@ class OutputsCommand extends Connection implements Callable<Integer> {
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         for (JsonNode node : graph.path("nodes")) {
             String key = key(node);
-            if (resource != null && !resource.equals(key) && !resource.equals(node.path("id").asText())) {
+            if (resource != null
+                    && !resource.equals(key)
+                    && !resource.equals(node.path("id").asText())) {
                 continue;
             }
             if (format == Output.Format.table) {
-                node.path("outputs").fields().forEachRemaining(e -> rows.addObject().put("resource", key).put("output", e.getKey())
-                        .put("value", e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+                node.path("outputs")
+                        .fields()
+                        .forEachRemaining(e -> rows.addObject()
+                                .put("resource", key)
+                                .put("output", e.getKey())
+                                .put(
+                                        "value",
+                                        e.getValue().isValueNode()
+                                                ? e.getValue().asText()
+                                                : e.getValue().toString()));
             } else {
                 ObjectNode row = rows.addObject().put("resource", key);
                 row.set("outputs", node.path("outputs"));
@@ -72,13 +88,20 @@ class OutputsCommand extends Connection implements Callable<Integer> {
                 header = true;
             }
             out.println("  " + key(node));
-            node.path("outputs").fields().forEachRemaining(e -> out.printf("    %s = %s%n", e.getKey(),
-                    e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+            node.path("outputs")
+                    .fields()
+                    .forEachRemaining(e -> out.printf(
+                            "    %s = %s%n",
+                            e.getKey(),
+                            e.getValue().isValueNode()
+                                    ? e.getValue().asText()
+                                    : e.getValue().toString()));
         }
         out.flush();
     }
 
     static String key(JsonNode node) {
-        return node.path("type").asText() + "/" + node.path("class").asText() + "/" + node.path("id").asText();
+        return node.path("type").asText() + "/" + node.path("class").asText() + "/"
+                + node.path("id").asText();
     }
 }

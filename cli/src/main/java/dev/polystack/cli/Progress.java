@@ -18,8 +18,7 @@ final class Progress {
     private static final Set<String> ENDED = Set.of("succeeded", "failed", "cancelled");
     private static final Duration POLL = Duration.ofSeconds(1);
 
-    private Progress() {
-    }
+    private Progress() {}
 
     /** The deployment as it ended; throws with exit code 2 when the timeout passes first. */
     static JsonNode await(Client client, Target target, String id, Duration timeout, PrintWriter out) {
@@ -30,15 +29,24 @@ final class Progress {
         while (true) {
             JsonNode deployment = client.get(path);
             for (JsonNode node : deployment.path("nodes")) {
-                String key = node.path("type").asText() + "/" + node.path("class").asText() + "/" + node.path("id").asText();
+                String key = node.path("type").asText() + "/"
+                        + node.path("class").asText() + "/" + node.path("id").asText();
                 String status = node.path("status").asText();
                 if (!status.equals(seen.put(key, status))) {
-                    out.printf("  %-48s %s%s%n", key, status, node.hasNonNull("error") && status.equals("failed")
-                            ? ": " + firstLine(node.path("error").asText()) : "");
+                    out.printf(
+                            "  %-48s %s%s%n",
+                            key,
+                            status,
+                            node.hasNonNull("error") && status.equals("failed")
+                                    ? ": " + firstLine(node.path("error").asText())
+                                    : "");
                 }
             }
-            String now = deployment.path("status").asText().equals("awaiting_approval") ? awaitingApproval(deployment)
-                    : deployment.path("waiting").asText(deployment.path("stalled_reason").asText(null));
+            String now = deployment.path("status").asText().equals("awaiting_approval")
+                    ? awaitingApproval(deployment)
+                    : deployment
+                            .path("waiting")
+                            .asText(deployment.path("stalled_reason").asText(null));
             if (now != null && !now.equals(waiting)) {
                 out.println("  (" + now + ")");
             }
@@ -48,8 +56,10 @@ final class Progress {
                 return deployment;
             }
             if (System.nanoTime() > deadline) {
-                throw new CliException(ExitCodes.CANCELLED_OR_TIMED_OUT, "deployment " + id + " had not ended after " + timeout
-                        + " (it goes on; follow it with `polystack logs " + id + " -f --env " + target + "`)");
+                throw new CliException(
+                        ExitCodes.CANCELLED_OR_TIMED_OUT,
+                        "deployment " + id + " had not ended after " + timeout
+                                + " (it goes on; follow it with `polystack logs " + id + " -f --env " + target + "`)");
             }
             try {
                 Thread.sleep(POLL.toMillis());
@@ -69,8 +79,10 @@ final class Progress {
                 given++;
             }
         }
-        return "waiting for approval: " + given + " of " + approval.path("required").asInt(1) + " given, until "
-                + approval.path("expires_at").asText("?") + "; approve or reject it in the console or with POST …/deployments/"
+        return "waiting for approval: " + given + " of "
+                + approval.path("required").asInt(1) + " given, until "
+                + approval.path("expires_at").asText("?")
+                + "; approve or reject it in the console or with POST …/deployments/"
                 + deployment.path("id").asText() + "/approvals";
     }
 
@@ -88,10 +100,19 @@ final class Progress {
                 return ExitCodes.CANCELLED_OR_TIMED_OUT;
             }
             default -> {
-                err.printf("Deployment %s failed%s%n", id, deployment.hasNonNull("error") ? ": " + deployment.path("error").asText() : "");
+                err.printf(
+                        "Deployment %s failed%s%n",
+                        id,
+                        deployment.hasNonNull("error")
+                                ? ": " + deployment.path("error").asText()
+                                : "");
                 for (JsonNode node : deployment.path("nodes")) {
                     if (node.path("status").asText().equals("failed")) {
-                        err.printf("  %s/%s/%s: %s%n", node.path("type").asText(), node.path("class").asText(), node.path("id").asText(),
+                        err.printf(
+                                "  %s/%s/%s: %s%n",
+                                node.path("type").asText(),
+                                node.path("class").asText(),
+                                node.path("id").asText(),
                                 node.path("error").asText("failed"));
                     }
                 }

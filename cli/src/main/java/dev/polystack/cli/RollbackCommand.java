@@ -10,9 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Deploy an earlier deployment's graph (module versions and inputs) again. One that would destroy live"
-                + " resources the earlier deployment did not have is refused unless --allow-destroy.")
+@Command(
+        name = "rollback",
+        mixinStandardHelpOptions = true,
+        description =
+                "Deploy an earlier deployment's graph (module versions and inputs) again. One that would destroy live"
+                        + " resources the earlier deployment did not have is refused unless --allow-destroy.")
 class RollbackCommand extends Connection implements Callable<Integer> {
 
     @Spec

@@ -10,22 +10,33 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "score", mixinStandardHelpOptions = true, description = "Deploy Score workload files (score.dev/v1b1).",
+@Command(
+        name = "score",
+        mixinStandardHelpOptions = true,
+        description = "Deploy Score workload files (score.dev/v1b1).",
         subcommands = ScoreCommand.Deploy.class)
 class ScoreCommand {
 
     @ParentCommand
     Main main;
 
-    @Command(name = "deploy", mixinStandardHelpOptions = true,
-            description = "Convert Score files into the environment's next manifest (each workload with its resources; resources with the same"
-                    + " type, class and id shared) and deploy it. Exit codes as for `polystack deploy`.")
+    @Command(
+            name = "deploy",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Convert Score files into the environment's next manifest (each workload with its resources; resources with the same"
+                            + " type, class and id shared) and deploy it. Exit codes as for `polystack deploy`.")
     static class Deploy extends DeploymentStarter implements Callable<Integer> {
 
-        @Option(names = {"-f", "--file"}, required = true, description = "A Score file; repeat for several workloads.")
+        @Option(
+                names = {"-f", "--file"},
+                required = true,
+                description = "A Score file; repeat for several workloads.")
         List<String> files;
 
-        @Option(names = "--workload-type", description = "The resource type each workload becomes (default: score-workload).")
+        @Option(
+                names = "--workload-type",
+                description = "The resource type each workload becomes (default: score-workload).")
         String workloadType;
 
         @Override
@@ -39,8 +50,10 @@ class ScoreCommand {
                 documents.append(DeployCommand.Manifest.read(name).text());
             }
             Client client = client();
-            String path = target.path() + "/manifest/score" + (workloadType == null ? ""
-                    : "?workload_type=" + URLEncoder.encode(workloadType, StandardCharsets.UTF_8));
+            String path = target.path() + "/manifest/score"
+                    + (workloadType == null
+                            ? ""
+                            : "?workload_type=" + URLEncoder.encode(workloadType, StandardCharsets.UTF_8));
             JsonNode stored = client.post(path, "application/yaml", documents.toString());
             return deploy(client, target, stored.path("version").asInt());
         }

@@ -48,7 +48,9 @@ public final class Settings {
 
     public static Path defaultFile(Map<String, String> environment) {
         String xdg = environment.get("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
+        Path base = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
         return base.resolve("polystack").resolve("config");
     }
 
@@ -62,14 +64,25 @@ public final class Settings {
             settings.current = root.path("current").asText(null);
             root.path("contexts").fields().forEachRemaining(e -> {
                 JsonNode oidc = e.getValue().path("oidc");
-                DeviceSignIn.Session session = oidc.isObject() ? new DeviceSignIn.Session(oidc.path("token_endpoint").asText(),
-                        oidc.path("client_id").asText(), oidc.path("refresh_token").asText(), Instant.parse(oidc.path("expires_at").asText())) : null;
-                settings.contexts.put(e.getKey(), new Context(e.getValue().path("url").asText(null), e.getValue().path("token").asText(null),
-                        e.getValue().path("env").asText(null), session));
+                DeviceSignIn.Session session = oidc.isObject()
+                        ? new DeviceSignIn.Session(
+                                oidc.path("token_endpoint").asText(),
+                                oidc.path("client_id").asText(),
+                                oidc.path("refresh_token").asText(),
+                                Instant.parse(oidc.path("expires_at").asText()))
+                        : null;
+                settings.contexts.put(
+                        e.getKey(),
+                        new Context(
+                                e.getValue().path("url").asText(null),
+                                e.getValue().path("token").asText(null),
+                                e.getValue().path("env").asText(null),
+                                session));
             });
             return settings;
         } catch (IOException | ClassCastException | DateTimeParseException e) {
-            throw CliException.badInput(file + " is not a Polystack CLI configuration (" + e.getMessage() + "); fix or remove it");
+            throw CliException.badInput(
+                    file + " is not a Polystack CLI configuration (" + e.getMessage() + "); fix or remove it");
         }
     }
 
@@ -106,7 +119,8 @@ public final class Settings {
         if (named != null) {
             base = contexts.get(named);
             if (base == null) {
-                throw CliException.badInput("there is no context `" + named + "`; the contexts are " + contexts.keySet());
+                throw CliException.badInput(
+                        "there is no context `" + named + "`; the contexts are " + contexts.keySet());
             }
         } else if (current != null) {
             base = contexts.get(current);
@@ -150,7 +164,8 @@ public final class Settings {
             Path temporary = file.resolveSibling(file.getFileName() + ".new");
             Files.deleteIfExists(temporary);
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } else {
                 Files.createFile(temporary);
             }

@@ -9,7 +9,8 @@ public record Target(String org, String project, String env) {
 
     public static Target parse(String text) {
         if (text == null || text.isBlank()) {
-            throw CliException.badInput("no environment: pass --env org/project/env (or store one with `polystack login --env`)");
+            throw CliException.badInput(
+                    "no environment: pass --env org/project/env (or store one with `polystack login --env`)");
         }
         String[] parts = text.strip().split("/", -1);
         if (parts.length != 3) {
@@ -17,7 +18,8 @@ public record Target(String org, String project, String env) {
         }
         for (String part : parts) {
             if (!SLUG.matcher(part).matches()) {
-                throw CliException.badInput("--env `" + text + "`: `" + part + "` is not an id (lowercase letters, digits and dashes)");
+                throw CliException.badInput(
+                        "--env `" + text + "`: `" + part + "` is not an id (lowercase letters, digits and dashes)");
             }
         }
         return new Target(parts[0], parts[1], parts[2]);

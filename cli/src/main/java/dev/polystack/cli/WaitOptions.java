@@ -10,7 +10,10 @@ class WaitOptions {
     @Option(names = "--wait", description = "Wait until the deployment ends; the exit code says how it went.")
     boolean wait;
 
-    @Option(names = "--timeout", defaultValue = "30m", description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout",
+            defaultValue = "30m",
+            description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
     String timeout;
 
     Duration timeout() {

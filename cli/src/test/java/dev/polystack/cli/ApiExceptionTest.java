@@ -35,6 +35,7 @@ class ApiExceptionTest {
     void aQuotaProblemNamesTheQuota() throws Exception {
         String problem = "{\"title\":\"A quota of the organization is used up\",\"status\":403,\"detail\":\"d\","
                 + "\"quota\":{\"name\":\"projects\",\"limit\":2,\"used\":2}}";
-        assertThat(new ApiException(403, new ObjectMapper().readTree(problem), problem).getMessage()).contains("quota projects: limit 2, used 2");
+        assertThat(new ApiException(403, new ObjectMapper().readTree(problem), problem).getMessage())
+                .contains("quota projects: limit 2, used 2");
     }
 }

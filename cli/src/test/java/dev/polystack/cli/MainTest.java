@@ -19,8 +19,7 @@ class MainTest {
     @TempDir
     Path home;
 
-    record Result(int exit, String out, String err) {
-    }
+    record Result(int exit, String out, String err) {}
 
     private Result run(Map<String, String> environment, String... args) {
         StringWriter out = new StringWriter();
@@ -37,9 +36,35 @@ class MainTest {
     void everyCommandHasHelpAndTheExitCodesAreDocumented() {
         Result help = run("--help");
         assertThat(help.exit()).isZero();
-        assertThat(help.out()).contains("deploy", "dry-run", "logs", "get", "outputs", "cancel", "rollback", "destroy", "api", "login",
-                "generate-completion", "0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input");
-        for (String command : new String[] {"deploy", "dry-run", "logs", "get", "outputs", "cancel", "rollback", "destroy", "api", "login", "context", "explain", "score"}) {
+        assertThat(help.out())
+                .contains(
+                        "deploy",
+                        "dry-run",
+                        "logs",
+                        "get",
+                        "outputs",
+                        "cancel",
+                        "rollback",
+                        "destroy",
+                        "api",
+                        "login",
+                        "generate-completion",
+                        "0 succeeded, 1 failed, 2 cancelled or timed out, 3 bad input");
+        for (String command : new String[] {
+            "deploy",
+            "dry-run",
+            "logs",
+            "get",
+            "outputs",
+            "cancel",
+            "rollback",
+            "destroy",
+            "api",
+            "login",
+            "context",
+            "explain",
+            "score"
+        }) {
             Result commandHelp = run(command, "--help");
             assertThat(commandHelp.exit()).as(command).isZero();
             assertThat(commandHelp.out()).as(command).contains("Usage: polystack " + command);
@@ -66,8 +91,12 @@ class MainTest {
 
     @Test
     void anUnreachableServerIsAFailureNamingTheAddress() {
-        Result result = run(Map.of("HOME", home.toString(), "POLYSTACK_URL", "http://127.0.0.1:9", "POLYSTACK_TOKEN", "pst_x"),
-                "get", "projects", "--org", "acme");
+        Result result = run(
+                Map.of("HOME", home.toString(), "POLYSTACK_URL", "http://127.0.0.1:9", "POLYSTACK_TOKEN", "pst_x"),
+                "get",
+                "projects",
+                "--org",
+                "acme");
         assertThat(result.exit()).isEqualTo(ExitCodes.FAILED);
         assertThat(result.err()).contains("cannot reach Polystack at http://127.0.0.1:9");
     }
@@ -86,14 +115,19 @@ class MainTest {
         settings.put("work", new Settings.Context("https://polystack.example.com", "pst_secret", "acme/shop/prod"));
         settings.use("work");
         settings.save();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(new ObjectMapper().readTree(file.toFile()).path("current").asText()).isEqualTo("work");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        assertThat(new ObjectMapper().readTree(file.toFile()).path("current").asText())
+                .isEqualTo("work");
 
         Settings read = Settings.load(file);
-        assertThat(read.resolve(null, Map.of())).contains(new Settings.Context("https://polystack.example.com", "pst_secret", "acme/shop/prod"));
+        assertThat(read.resolve(null, Map.of()))
+                .contains(new Settings.Context("https://polystack.example.com", "pst_secret", "acme/shop/prod"));
         assertThat(read.resolve(null, Map.of("POLYSTACK_URL", "http://ci:8080", "POLYSTACK_TOKEN", "pst_ci")))
                 .contains(new Settings.Context("http://ci:8080", "pst_ci", "acme/shop/prod"));
-        assertThatThrownBy(() -> read.resolve("home", Map.of())).isInstanceOf(CliException.class).hasMessageContaining("no context `home`");
+        assertThatThrownBy(() -> read.resolve("home", Map.of()))
+                .isInstanceOf(CliException.class)
+                .hasMessageContaining("no context `home`");
 
         Result list = run("context", "list");
         assertThat(list.out()).contains("* work").contains("acme/shop/prod").doesNotContain("pst_secret");

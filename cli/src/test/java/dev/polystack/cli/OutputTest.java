@@ -13,7 +13,8 @@ class OutputTest {
 
     @Test
     void aTableAlignsItsColumnsAndShowsMissingValuesAsADash() throws Exception {
-        var items = JSON.readTree("[{\"id\":\"shop\",\"name\":\"Shop\"},{\"id\":\"checkout-service\",\"nested\":{\"x\":1}}]");
+        var items = JSON.readTree(
+                "[{\"id\":\"shop\",\"name\":\"Shop\"},{\"id\":\"checkout-service\",\"nested\":{\"x\":1}}]");
         assertThat(Output.table(items, List.of("id", "name", "nested.x"))).isEqualTo("""
                 ID                NAME  NESTED X
                 shop              Shop  -

@@ -22,8 +22,7 @@ public final class Identifiers {
     private static final Pattern RESOURCE_ID_PATTERN = Pattern.compile(RESOURCE_ID);
     private static final Pattern VARIABLE_PATTERN = Pattern.compile(VARIABLE);
 
-    private Identifiers() {
-    }
+    private Identifiers() {}
 
     public static boolean isSlug(String value) {
         return value != null && SLUG_PATTERN.matcher(value).matches();

@@ -21,9 +21,10 @@ import java.util.Objects;
  */
 public final class OutputSchema {
 
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
-    private static final Schema META_SCHEMA = REGISTRY.getSchema(
-            SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final Schema META_SCHEMA =
+            REGISTRY.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
 
     private final JsonNode node;
     private final Schema schema;
@@ -45,8 +46,11 @@ public final class OutputSchema {
             return of(node);
         } catch (ValidationException e) {
             List<Violation> reasons = e.violations().stream()
-                    .map(v -> new Violation("", "the resource type's output schema cannot be used (at "
-                            + (v.pointer().isEmpty() ? "/" : v.pointer()) + ": " + v.message() + "); correct the resource type"))
+                    .map(v -> new Violation(
+                            "",
+                            "the resource type's output schema cannot be used (at "
+                                    + (v.pointer().isEmpty() ? "/" : v.pointer()) + ": " + v.message()
+                                    + "); correct the resource type"))
                     .toList();
             return new OutputSchema(node.deepCopy(), null, reasons);
         }
@@ -67,7 +71,9 @@ public final class OutputSchema {
         // before the meta-schema: its validator recurses, and would follow what is refused here
         List<Violation> structure = SchemaStructure.check(node);
         if (!structure.isEmpty()) {
-            throw new UnusableException(structure.stream().sorted(Comparator.comparing(Violation::pointer)).toList());
+            throw new UnusableException(structure.stream()
+                    .sorted(Comparator.comparing(Violation::pointer))
+                    .toList());
         }
         for (Error error : META_SCHEMA.validate(node)) {
             problems.add(violation(error));
@@ -106,7 +112,8 @@ public final class OutputSchema {
         }
         java.util.Set<String> named = new java.util.HashSet<>(declaredOutputs());
         node.path("required").forEach(r -> named.add(r.asText()));
-        com.fasterxml.jackson.databind.node.ObjectNode part = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode part =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         outputs.properties().forEach(e -> {
             if (named.contains(e.getKey())) {
                 part.set(e.getKey(), e.getValue());
@@ -177,7 +184,10 @@ public final class OutputSchema {
         private final List<Violation> violations;
 
         public ValidationException(List<Violation> violations) {
-            super(violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElse("invalid schema"));
+            super(violations.stream()
+                    .map(Violation::toString)
+                    .reduce((a, b) -> a + "; " + b)
+                    .orElse("invalid schema"));
             this.violations = List.copyOf(violations);
         }
 

@@ -34,8 +34,8 @@ public enum ParamType {
                 return type;
             }
         }
-        throw new IllegalArgumentException("must be one of " + Arrays.stream(values()).map(ParamType::wireName)
-                .collect(Collectors.joining(", ")));
+        throw new IllegalArgumentException("must be one of "
+                + Arrays.stream(values()).map(ParamType::wireName).collect(Collectors.joining(", ")));
     }
 
     /** Whether a JSON value is of this type; null is never accepted (leave the param out instead). */

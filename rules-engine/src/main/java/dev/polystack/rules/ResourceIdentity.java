@@ -9,7 +9,8 @@ public record ResourceIdentity(String type, String resourceClass, String id) imp
     public static final String DEFAULT_CLASS = "default";
 
     private static final Comparator<ResourceIdentity> ORDER = Comparator.comparing(ResourceIdentity::id)
-            .thenComparing(ResourceIdentity::type).thenComparing(ResourceIdentity::resourceClass);
+            .thenComparing(ResourceIdentity::type)
+            .thenComparing(ResourceIdentity::resourceClass);
 
     public ResourceIdentity {
         Objects.requireNonNull(type, "type");

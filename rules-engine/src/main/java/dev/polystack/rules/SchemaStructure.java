@@ -24,15 +24,12 @@ final class SchemaStructure {
 
     private static final List<String> REFERENCE_KEYWORDS = List.of("$ref", "$dynamicRef", "$recursiveRef");
 
-    private SchemaStructure() {
-    }
+    private SchemaStructure() {}
 
     /** A reference: where its keyword is, the schema that holds it, and the pointer of its target. */
-    private record Reference(String at, String holder, String value, String target) {
-    }
+    private record Reference(String at, String holder, String value, String target) {}
 
-    private record Visit(JsonNode node, String pointer, int depth) {
-    }
+    private record Visit(JsonNode node, String pointer, int depth) {}
 
     static List<OutputSchema.Violation> check(JsonNode root) {
         List<OutputSchema.Violation> violations = new ArrayList<>();
@@ -43,15 +40,18 @@ final class SchemaStructure {
         while (!stack.isEmpty()) {
             Visit visit = stack.pop();
             if (visit.depth() > MAX_DEPTH) {
-                return List.of(new OutputSchema.Violation(visit.pointer(),
-                        "the schema is nested deeper than " + MAX_DEPTH + " levels"));
+                return List.of(new OutputSchema.Violation(
+                        visit.pointer(), "the schema is nested deeper than " + MAX_DEPTH + " levels"));
             }
             JsonNode node = visit.node();
             if (node.isObject()) {
                 for (String keyword : REFERENCE_KEYWORDS) {
                     if (node.path(keyword).isTextual()) {
-                        references.add(new Reference(visit.pointer() + "/" + escape(keyword), visit.pointer(),
-                                node.get(keyword).asText(), null));
+                        references.add(new Reference(
+                                visit.pointer() + "/" + escape(keyword),
+                                visit.pointer(),
+                                node.get(keyword).asText(),
+                                null));
                     }
                 }
                 for (String keyword : List.of("$anchor", "$dynamicAnchor")) {
@@ -60,11 +60,14 @@ final class SchemaStructure {
                     }
                 }
                 if (!visit.pointer().isEmpty() && node.has("$id")) {
-                    violations.add(new OutputSchema.Violation(visit.pointer() + "/$id",
-                            "schemas embedded with their own $id are not supported; use $defs and references starting with #"));
+                    violations.add(
+                            new OutputSchema.Violation(
+                                    visit.pointer() + "/$id",
+                                    "schemas embedded with their own $id are not supported; use $defs and references starting with #"));
                 }
-                node.properties().forEach(e -> stack.push(new Visit(e.getValue(), visit.pointer() + "/" + escape(e.getKey()),
-                        visit.depth() + 1)));
+                node.properties()
+                        .forEach(e -> stack.push(new Visit(
+                                e.getValue(), visit.pointer() + "/" + escape(e.getKey()), visit.depth() + 1)));
             } else if (node.isArray()) {
                 for (int i = node.size() - 1; i >= 0; i--) {
                     stack.push(new Visit(node.get(i), visit.pointer() + "/" + i, visit.depth() + 1));
@@ -72,20 +75,24 @@ final class SchemaStructure {
             }
         }
         if (references.size() > MAX_REFERENCES) {
-            violations.add(new OutputSchema.Violation("", "the schema has more than " + MAX_REFERENCES + " references"));
+            violations.add(
+                    new OutputSchema.Violation("", "the schema has more than " + MAX_REFERENCES + " references"));
             return violations;
         }
         List<Reference> resolved = new ArrayList<>();
         for (Reference reference : references) {
             String value = reference.value();
             if (!value.startsWith("#")) {
-                violations.add(new OutputSchema.Violation(reference.at(), "`" + value + "` is not a reference within this schema: "
-                        + "only references starting with # are allowed, nothing is fetched from elsewhere"));
+                violations.add(new OutputSchema.Violation(
+                        reference.at(),
+                        "`" + value + "` is not a reference within this schema: "
+                                + "only references starting with # are allowed, nothing is fetched from elsewhere"));
                 continue;
             }
             String target = target(root, value.substring(1), anchors);
             if (target == null) {
-                violations.add(new OutputSchema.Violation(reference.at(), "`" + value + "` refers to nothing in this schema"));
+                violations.add(
+                        new OutputSchema.Violation(reference.at(), "`" + value + "` refers to nothing in this schema"));
                 continue;
             }
             resolved.add(new Reference(reference.at(), reference.holder(), value, target));
@@ -143,8 +150,10 @@ final class SchemaStructure {
                     int to = edges.get(top[1]++);
                     if (state[to] == 1) {
                         Reference closing = references.get(to);
-                        violations.add(new OutputSchema.Violation(closing.at(), "`" + closing.value()
-                                + "` is part of a reference cycle: recursive schemas are not supported"));
+                        violations.add(new OutputSchema.Violation(
+                                closing.at(),
+                                "`" + closing.value()
+                                        + "` is part of a reference cycle: recursive schemas are not supported"));
                     } else if (state[to] == 0) {
                         state[to] = 1;
                         path.push(new int[] {to, 0});

@@ -60,31 +60,37 @@ class OutputSchemaTest {
 
     @Test
     void refusesReferenceCyclesNamingTheReference() {
-        assertThat(unusable("{\"$ref\":\"#\"}").violations())
-                .singleElement().satisfies(v -> {
-                    assertThat(v.pointer()).isEqualTo("/$ref");
-                    assertThat(v.message()).contains("cycle");
-                });
+        assertThat(unusable("{\"$ref\":\"#\"}").violations()).singleElement().satisfies(v -> {
+            assertThat(v.pointer()).isEqualTo("/$ref");
+            assertThat(v.message()).contains("cycle");
+        });
         assertThat(unusable("""
                 {"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}""").violations())
-                .extracting(OutputSchema.Violation::pointer).contains("/$defs/a/$ref");
+                .extracting(OutputSchema.Violation::pointer)
+                .contains("/$defs/a/$ref");
         // recursion through properties is a cycle too: outputs nested deep enough would exhaust the stack
         assertThat(unusable("""
                 {"type":"object","properties":{"child":{"$ref":"#"}}}""").violations())
-                .extracting(OutputSchema.Violation::pointer).containsExactly("/properties/child/$ref");
+                .extracting(OutputSchema.Violation::pointer)
+                .containsExactly("/properties/child/$ref");
         assertThat(unusable("""
                 {"$defs":{"node":{"$anchor":"node","properties":{"next":{"$ref":"#node"}}}},"$ref":"#/$defs/node"}""").violations())
-                .extracting(OutputSchema.Violation::pointer).contains("/$defs/node/properties/next/$ref");
+                .extracting(OutputSchema.Violation::pointer)
+                .contains("/$defs/node/properties/next/$ref");
     }
 
     @Test
     void refusesReferencesOutsideTheSchemaAndOnesThatLeadNowhere() {
         assertThat(unusable("{\"$ref\":\"https://example.com/schema.json\"}").violations())
-                .singleElement().satisfies(v -> assertThat(v.message()).contains("within this schema"));
-        assertThat(unusable("{\"properties\":{\"a\":{\"$ref\":\"other.json#/x\"}}}").violations())
-                .extracting(OutputSchema.Violation::pointer).containsExactly("/properties/a/$ref");
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("within this schema"));
+        assertThat(unusable("{\"properties\":{\"a\":{\"$ref\":\"other.json#/x\"}}}")
+                        .violations())
+                .extracting(OutputSchema.Violation::pointer)
+                .containsExactly("/properties/a/$ref");
         assertThat(unusable("{\"$ref\":\"#/$defs/missing\"}").violations())
-                .singleElement().satisfies(v -> assertThat(v.message()).contains("refers to nothing"));
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("refers to nothing"));
     }
 
     @Test
@@ -107,21 +113,27 @@ class OutputSchemaTest {
                 {"$defs":{"port":{"type":"integer","minimum":1}},"type":"object",
                  "properties":{"port":{"$ref":"#/$defs/port"},"admin_port":{"$ref":"#/$defs/port"}}}"""));
         assertThat(schema.validate(json("{\"port\":5432,\"admin_port\":0}")))
-                .extracting(OutputSchema.Violation::pointer).containsExactly("/admin_port");
+                .extracting(OutputSchema.Violation::pointer)
+                .containsExactly("/admin_port");
     }
 
     @Test
     void aStoredSchemaThatIsNoLongerAcceptedFailsValidationNotTheCaller() {
-        OutputSchema stored = OutputSchema.stored(json("{\"type\":\"object\",\"properties\":{\"child\":{\"$ref\":\"#\"}}}"));
+        OutputSchema stored =
+                OutputSchema.stored(json("{\"type\":\"object\",\"properties\":{\"child\":{\"$ref\":\"#\"}}}"));
         assertThat(stored.declaredOutputs()).containsExactly("child");
-        assertThat(stored.validate(json("{\"child\":{}}"))).singleElement()
-                .satisfies(v -> assertThat(v.message()).contains("cannot be used").contains("/properties/child/$ref"));
+        assertThat(stored.validate(json("{\"child\":{}}")))
+                .singleElement()
+                .satisfies(
+                        v -> assertThat(v.message()).contains("cannot be used").contains("/properties/child/$ref"));
     }
 
     @Test
     void convertsValidatorLocationsToJsonPointers() {
         var path = new com.networknt.schema.path.NodePath(com.networknt.schema.path.PathType.JSON_POINTER)
-                .append("a").append(0).append("key.with/slash");
+                .append("a")
+                .append(0)
+                .append("key.with/slash");
         assertThat(OutputSchema.pointer(path)).isEqualTo("/a/0/key.with~1slash");
         assertThat(OutputSchema.pointer(null)).isEmpty();
     }

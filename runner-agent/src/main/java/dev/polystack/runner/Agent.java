@@ -47,9 +47,10 @@ public final class Agent {
             slot.start();
         }
         LOG.info("runner `" + config.runner() + "` of `" + config.org() + "` polls " + config.url() + " with "
-                + config.maxJobs() + " slot(s), " + (config.kubernetesJobs()
-                ? "running each job as a Kubernetes Job in namespace `" + config.jobNamespace() + "`"
-                : "tofu binary `" + config.tofu() + "`"));
+                + config.maxJobs() + " slot(s), "
+                + (config.kubernetesJobs()
+                        ? "running each job as a Kubernetes Job in namespace `" + config.jobNamespace() + "`"
+                        : "tofu binary `" + config.tofu() + "`"));
     }
 
     private void claimLoop() {
@@ -99,7 +100,8 @@ public final class Agent {
         if (!stopping.compareAndSet(false, true)) {
             return;
         }
-        LOG.info("shutting down: no new jobs; " + running.get() + " running job(s) get " + config.shutdownGrace().toSeconds() + " s");
+        LOG.info("shutting down: no new jobs; " + running.get() + " running job(s) get "
+                + config.shutdownGrace().toSeconds() + " s");
         long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
         while (running.get() > 0 && System.nanoTime() < deadline) {
             sleep(200);

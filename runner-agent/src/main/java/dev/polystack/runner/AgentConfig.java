@@ -19,15 +19,33 @@ import java.util.Properties;
  * {@code --name=value} arguments. Variables for tofu itself (provider credentials) are given as
  * {@code POLYSTACK_AGENT_TOFU_ENV_<NAME>} or {@code tofu-env.<NAME>=value} in the file.
  */
-public record AgentConfig(URI url, String org, String runner, Path keyFile, Path workDir, String tofu, int maxJobs,
-                          String logLevel, Duration cancelGrace, Duration shutdownGrace, Duration claimWait, String audience,
-                          Path pluginCacheDir, Path cliConfig, boolean keepWorkDirs, Map<String, String> tofuEnvironment,
-                          Kubernetes kubernetes) {
+public record AgentConfig(
+        URI url,
+        String org,
+        String runner,
+        Path keyFile,
+        Path workDir,
+        String tofu,
+        int maxJobs,
+        String logLevel,
+        Duration cancelGrace,
+        Duration shutdownGrace,
+        Duration claimWait,
+        String audience,
+        Path pluginCacheDir,
+        Path cliConfig,
+        boolean keepWorkDirs,
+        Map<String, String> tofuEnvironment,
+        Kubernetes kubernetes) {
 
     /** Where jobs run when {@code executor=kubernetes-job}: one Kubernetes Job per claimed job. */
-    public record Kubernetes(String namespace, String image, Path podTemplate, String serviceAccount, Duration startTimeout,
-                             Duration ttl) {
-    }
+    public record Kubernetes(
+            String namespace,
+            String image,
+            Path podTemplate,
+            String serviceAccount,
+            Duration startTimeout,
+            Duration ttl) {}
 
     /** The namespace the agent runs in, as Kubernetes mounts it into every pod. */
     static final Path POD_NAMESPACE_FILE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -48,20 +66,32 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         SETTINGS.put("max-jobs", "jobs run at once; default 1");
         SETTINGS.put("log-level", "INFO, FINE (debug), WARNING; default INFO");
         SETTINGS.put("cancel-grace", "time between SIGINT and SIGKILL when a job is cancelled; default 30s");
-        SETTINGS.put("shutdown-grace", "time running jobs get to finish on SIGTERM before they are cancelled; default 60s");
+        SETTINGS.put(
+                "shutdown-grace", "time running jobs get to finish on SIGTERM before they are cancelled; default 60s");
         SETTINGS.put("claim-wait", "how long one claim waits for work; default 30s");
         SETTINGS.put("audience", "the audience of the agent's tokens; default polystack");
-        SETTINGS.put("plugin-cache-dir", "provider plugin cache shared by all jobs (TF_PLUGIN_CACHE_DIR); default ~/.polystack-agent/plugin-cache");
-        SETTINGS.put("cli-config", "an OpenTofu CLI configuration file, e.g. with provider mirrors (TF_CLI_CONFIG_FILE)");
-        SETTINGS.put("keep-work-dirs", "true keeps each job's work directory (in kubernetes-job mode: its Job) for debugging; default false");
-        SETTINGS.put("executor", "process (tofu runs in the agent) or kubernetes-job (one Kubernetes Job per job); default process");
+        SETTINGS.put(
+                "plugin-cache-dir",
+                "provider plugin cache shared by all jobs (TF_PLUGIN_CACHE_DIR); default ~/.polystack-agent/plugin-cache");
+        SETTINGS.put(
+                "cli-config", "an OpenTofu CLI configuration file, e.g. with provider mirrors (TF_CLI_CONFIG_FILE)");
+        SETTINGS.put(
+                "keep-work-dirs",
+                "true keeps each job's work directory (in kubernetes-job mode: its Job) for debugging; default false");
+        SETTINGS.put(
+                "executor",
+                "process (tofu runs in the agent) or kubernetes-job (one Kubernetes Job per job); default process");
         SETTINGS.put("job-namespace", "kubernetes-job: namespace of the Jobs; default the agent's own");
         SETTINGS.put("job-image", "kubernetes-job: image of the job pods, with this agent and tofu in it (required)");
-        SETTINGS.put("job-pod-template", "kubernetes-job: YAML Pod whose metadata and spec (resources of a container named tofu, "
-                + "nodeSelector, tolerations, ...) the job pods start from");
+        SETTINGS.put(
+                "job-pod-template",
+                "kubernetes-job: YAML Pod whose metadata and spec (resources of a container named tofu, "
+                        + "nodeSelector, tolerations, ...) the job pods start from");
         SETTINGS.put("job-service-account", "kubernetes-job: service account of the job pods; default none mounted");
         SETTINGS.put("job-start-timeout", "kubernetes-job: how long a job pod may take to start; default 10m");
-        SETTINGS.put("job-ttl", "kubernetes-job: how long Kubernetes keeps a finished Job the agent could not delete; default 10m");
+        SETTINGS.put(
+                "job-ttl",
+                "kubernetes-job: how long Kubernetes keeps a finished Job the agent could not delete; default 10m");
     }
 
     public static AgentConfig load(List<String> args, Map<String, String> environment) {
@@ -84,7 +114,10 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
             } catch (IOException e) {
                 throw new ConfigException("cannot read the config file " + configFile + ": " + e.getMessage());
             }
-            properties.stringPropertyNames().forEach(name -> values.put(name, properties.getProperty(name).trim()));
+            properties
+                    .stringPropertyNames()
+                    .forEach(name ->
+                            values.put(name, properties.getProperty(name).trim()));
         }
         for (String name : SETTINGS.keySet()) {
             String value = environment.get(envName(name));
@@ -111,7 +144,8 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         }
         for (String name : values.keySet()) {
             if (!SETTINGS.containsKey(name)) {
-                throw new ConfigException("unknown setting `" + name + "`; known: " + String.join(", ", SETTINGS.keySet()));
+                throw new ConfigException(
+                        "unknown setting `" + name + "`; known: " + String.join(", ", SETTINGS.keySet()));
             }
         }
         Path home = Path.of(System.getProperty("user.home"), ".polystack-agent");
@@ -119,7 +153,8 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
                 uri(required(values, "url")),
                 required(values, "org"),
                 required(values, "runner"),
-                Path.of(values.getOrDefault("key-file", home.resolve("runner.key").toString())),
+                Path.of(values.getOrDefault(
+                        "key-file", home.resolve("runner.key").toString())),
                 Path.of(values.getOrDefault("work-dir", home.resolve("work").toString())),
                 values.get("tofu"),
                 positive(values.getOrDefault("max-jobs", "1"), "max-jobs"),
@@ -128,7 +163,8 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
                 duration(values.getOrDefault("shutdown-grace", "60s"), "shutdown-grace"),
                 duration(values.getOrDefault("claim-wait", "30s"), "claim-wait"),
                 values.getOrDefault("audience", "polystack"),
-                Path.of(values.getOrDefault("plugin-cache-dir", home.resolve("plugin-cache").toString())),
+                Path.of(values.getOrDefault(
+                        "plugin-cache-dir", home.resolve("plugin-cache").toString())),
                 values.containsKey("cli-config") ? Path.of(values.get("cli-config")) : null,
                 Boolean.parseBoolean(values.getOrDefault("keep-work-dirs", "false")),
                 Map.copyOf(tofuEnvironment),
@@ -137,8 +173,24 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
 
     /** The same settings with the binary that was found (see {@link TofuBinary#find}). */
     public AgentConfig withTofu(String binary) {
-        return new AgentConfig(url, org, runner, keyFile, workDir, binary, maxJobs, logLevel, cancelGrace, shutdownGrace, claimWait,
-                audience, pluginCacheDir, cliConfig, keepWorkDirs, tofuEnvironment, kubernetes);
+        return new AgentConfig(
+                url,
+                org,
+                runner,
+                keyFile,
+                workDir,
+                binary,
+                maxJobs,
+                logLevel,
+                cancelGrace,
+                shutdownGrace,
+                claimWait,
+                audience,
+                pluginCacheDir,
+                cliConfig,
+                keepWorkDirs,
+                tofuEnvironment,
+                kubernetes);
     }
 
     /** Whether each job runs as a Kubernetes Job. */
@@ -155,7 +207,8 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         if (executor.equals("process")) {
             for (String name : values.keySet()) {
                 if (name.startsWith("job-")) {
-                    throw new ConfigException("`" + name + "` is a setting of executor=kubernetes-job, but the executor is process");
+                    throw new ConfigException(
+                            "`" + name + "` is a setting of executor=kubernetes-job, but the executor is process");
                 }
             }
             return null;
@@ -176,7 +229,11 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
         if (template != null && !Files.isReadable(template)) {
             throw new ConfigException("the job pod template " + template + " cannot be read");
         }
-        return new Kubernetes(namespace, required(values, "job-image"), template, values.get("job-service-account"),
+        return new Kubernetes(
+                namespace,
+                required(values, "job-image"),
+                template,
+                values.get("job-service-account"),
                 duration(values.getOrDefault("job-start-timeout", "10m"), "job-start-timeout"),
                 duration(values.getOrDefault("job-ttl", "10m"), "job-ttl"));
     }
@@ -197,12 +254,15 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
     private static URI uri(String value) {
         try {
             URI uri = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https")) || uri.getHost() == null) {
+            if (uri.getScheme() == null
+                    || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                    || uri.getHost() == null) {
                 throw new IllegalArgumentException();
             }
             return uri;
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("`url` must be an http(s) URL such as https://polystack.example.com, not `" + value + "`");
+            throw new ConfigException(
+                    "`url` must be an http(s) URL such as https://polystack.example.com, not `" + value + "`");
         }
     }
 
@@ -232,7 +292,8 @@ public record AgentConfig(URI url, String org, String runner, Path keyFile, Path
             }
             return Duration.ofSeconds(Long.parseLong(text));
         } catch (NumberFormatException e) {
-            throw new ConfigException("`" + name + "` must be a duration such as 30s, 2m or 500ms, not `" + value + "`");
+            throw new ConfigException(
+                    "`" + name + "` must be a duration such as 30s, 2m or 500ms, not `" + value + "`");
         }
     }
 

@@ -19,13 +19,13 @@ public final class CheckReports {
 
     /** What a sensitive value becomes. */
     public static final String SENSITIVE = "(sensitive)";
+
     static final int MAX_RESOURCES = 200;
     static final int MAX_ATTRIBUTES = 100;
     static final int MAX_VALUE = 1024;
     private static final String CUT = "… (cut)";
 
-    private CheckReports() {
-    }
+    private CheckReports() {}
 
     public static CheckReport read(JsonNode plan) {
         List<CheckReport.ResourceDrift> drift = new ArrayList<>();
@@ -36,26 +36,40 @@ public final class CheckReports {
             }
             JsonNode change = resource.path("change");
             List<CheckReport.AttributeChange> attributes = new ArrayList<>();
-            diff("", change.path("before"), change.path("after"), sensitive(change.path("before_sensitive")),
-                    sensitive(change.path("after_sensitive")), change.path("before_sensitive"), change.path("after_sensitive"), attributes);
+            diff(
+                    "",
+                    change.path("before"),
+                    change.path("after"),
+                    sensitive(change.path("before_sensitive")),
+                    sensitive(change.path("after_sensitive")),
+                    change.path("before_sensitive"),
+                    change.path("after_sensitive"),
+                    attributes);
             drift.add(new CheckReport.ResourceDrift(resource.path("address").asText(), actions, attributes));
         }
         List<CheckReport.ResourceChange> changes = new ArrayList<>();
         for (JsonNode resource : plan.path("resource_changes")) {
             List<String> actions = actions(resource);
-            if (actions.isEmpty() || actions.equals(List.of("no-op")) || actions.equals(List.of("read"))
+            if (actions.isEmpty()
+                    || actions.equals(List.of("no-op"))
+                    || actions.equals(List.of("read"))
                     || changes.size() == MAX_RESOURCES) {
                 continue;
             }
-            changes.add(new CheckReport.ResourceChange(resource.path("address").asText(), actions,
-                    resource.path("action_reason").isTextual() ? resource.path("action_reason").asText() : null));
+            changes.add(new CheckReport.ResourceChange(
+                    resource.path("address").asText(),
+                    actions,
+                    resource.path("action_reason").isTextual()
+                            ? resource.path("action_reason").asText()
+                            : null));
         }
         List<CheckReport.Attribute> relevant = new ArrayList<>();
         for (JsonNode attribute : plan.path("relevant_attributes")) {
             if (relevant.size() == MAX_RESOURCES) {
                 break;
             }
-            relevant.add(new CheckReport.Attribute(attribute.path("resource").asText(), path(attribute.path("attribute"))));
+            relevant.add(
+                    new CheckReport.Attribute(attribute.path("resource").asText(), path(attribute.path("attribute"))));
         }
         boolean outputsChange = false;
         for (Iterator<JsonNode> it = plan.path("output_changes").elements(); it.hasNext(); ) {
@@ -82,8 +96,15 @@ public final class CheckReports {
     }
 
     /** Every leaf whose value differs, depth first, in key order; a sensitive one (either side) is masked. */
-    private static void diff(String path, JsonNode before, JsonNode after, boolean beforeSensitive, boolean afterSensitive,
-                             JsonNode beforeMarks, JsonNode afterMarks, List<CheckReport.AttributeChange> into) {
+    private static void diff(
+            String path,
+            JsonNode before,
+            JsonNode after,
+            boolean beforeSensitive,
+            boolean afterSensitive,
+            JsonNode beforeMarks,
+            JsonNode afterMarks,
+            List<CheckReport.AttributeChange> into) {
         if (into.size() >= MAX_ATTRIBUTES || before.equals(after)) {
             return;
         }
@@ -92,21 +113,41 @@ public final class CheckReports {
             before.fieldNames().forEachRemaining(keys::add);
             after.fieldNames().forEachRemaining(keys::add);
             for (String key : keys) {
-                diff(path.isEmpty() ? key : path + "." + key, before.path(key), after.path(key),
-                        sensitive(beforeMarks.path(key)), sensitive(afterMarks.path(key)), beforeMarks.path(key), afterMarks.path(key), into);
+                diff(
+                        path.isEmpty() ? key : path + "." + key,
+                        before.path(key),
+                        after.path(key),
+                        sensitive(beforeMarks.path(key)),
+                        sensitive(afterMarks.path(key)),
+                        beforeMarks.path(key),
+                        afterMarks.path(key),
+                        into);
             }
             return;
         }
-        if (before.isArray() && after.isArray() && before.size() == after.size() && !beforeSensitive && !afterSensitive) {
+        if (before.isArray()
+                && after.isArray()
+                && before.size() == after.size()
+                && !beforeSensitive
+                && !afterSensitive) {
             for (int i = 0; i < before.size(); i++) {
-                diff(path + "[" + i + "]", before.get(i), after.get(i), sensitive(beforeMarks.path(i)), sensitive(afterMarks.path(i)),
-                        beforeMarks.path(i), afterMarks.path(i), into);
+                diff(
+                        path + "[" + i + "]",
+                        before.get(i),
+                        after.get(i),
+                        sensitive(beforeMarks.path(i)),
+                        sensitive(afterMarks.path(i)),
+                        beforeMarks.path(i),
+                        afterMarks.path(i),
+                        into);
             }
             return;
         }
         boolean masked = beforeSensitive || afterSensitive || containsMark(beforeMarks) || containsMark(afterMarks);
-        into.add(new CheckReport.AttributeChange(path.isEmpty() ? "(whole object)" : path,
-                masked ? TextNode.valueOf(SENSITIVE) : shown(before), masked ? TextNode.valueOf(SENSITIVE) : shown(after)));
+        into.add(new CheckReport.AttributeChange(
+                path.isEmpty() ? "(whole object)" : path,
+                masked ? TextNode.valueOf(SENSITIVE) : shown(before),
+                masked ? TextNode.valueOf(SENSITIVE) : shown(after)));
     }
 
     private static boolean containsMark(JsonNode marks) {

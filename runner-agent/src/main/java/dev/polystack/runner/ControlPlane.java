@@ -55,7 +55,8 @@ public class ControlPlane {
         this.runner = runner;
         this.audience = audience;
         this.key = key;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     /** The credentials were refused: the runner is not registered, or with another key. */
@@ -97,7 +98,10 @@ public class ControlPlane {
 
     /** Checks that the control plane answers, for a clear error at start-up. */
     public void checkReachable() throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/q/health/live")).timeout(Duration.ofSeconds(10)).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/q/health/live"))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() >= 500) {
@@ -112,7 +116,8 @@ public class ControlPlane {
     }
 
     public Optional<ClaimedJob> claim(Duration wait) throws IOException {
-        HttpResponse<String> response = send("/api/runner/v1/claim?wait=" + wait.toMillis() + "ms", null, wait.plusSeconds(20));
+        HttpResponse<String> response =
+                send("/api/runner/v1/claim?wait=" + wait.toMillis() + "ms", null, wait.plusSeconds(20));
         if (response.statusCode() == 204) {
             return Optional.empty();
         }
@@ -131,11 +136,13 @@ public class ControlPlane {
 
     /** Sends a batch of log lines, cut to the control plane's limits; a 404 or 409 (the job ended) is {@link LeaseLostException}. */
     public void logs(UUID job, LogBatch batch) throws IOException {
-        HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/logs", JSON.writeValueAsString(batch.withinLimits()),
+        HttpResponse<String> response = send(
+                "/api/runner/v1/jobs/" + job + "/logs",
+                JSON.writeValueAsString(batch.withinLimits()),
                 Duration.ofSeconds(30));
         if (response.statusCode() == 409 || response.statusCode() == 404) {
-            throw new LeaseLostException("the control plane refused log batch " + batch.batch() + " of job " + job + ": "
-                    + abbreviate(response.body()));
+            throw new LeaseLostException("the control plane refused log batch " + batch.batch() + " of job " + job
+                    + ": " + abbreviate(response.body()));
         }
         expect(response, 204);
     }
@@ -151,8 +158,10 @@ public class ControlPlane {
      * meanwhile) is reported as {@link LeaseLostException}.
      */
     public Optional<ClaimedJob> resultAndNext(UUID job, JobResult result, boolean next) throws IOException {
-        HttpResponse<String> response = send("/api/runner/v1/jobs/" + job + "/result" + (next ? "?next=true" : ""),
-                JSON.writeValueAsString(result.withinLimits()), Duration.ofSeconds(60));
+        HttpResponse<String> response = send(
+                "/api/runner/v1/jobs/" + job + "/result" + (next ? "?next=true" : ""),
+                JSON.writeValueAsString(result.withinLimits()),
+                Duration.ofSeconds(60));
         if (response.statusCode() == 409) {
             throw new LeaseLostException("the control plane refused the result of job " + job + ": " + response.body());
         }
@@ -164,7 +173,8 @@ public class ControlPlane {
     }
 
     private HttpResponse<String> send(String path, String body, Duration timeout) throws IOException {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(timeout)
                 .header("Authorization", "Bearer " + token())
                 .header("Accept", "application/json");
         if (body == null) {
@@ -193,12 +203,16 @@ public class ControlPlane {
         int answered = response.statusCode();
         if (answered >= 400 && answered < 500 && answered != 408 && answered != 429) {
             String detail = problemDetail(response.body());
-            throw new RefusedException(response.request().method() + " " + response.request().uri().getPath() + " was refused ("
-                    + answered + "): " + detail, answered, detail);
+            throw new RefusedException(
+                    response.request().method() + " " + response.request().uri().getPath() + " was refused (" + answered
+                            + "): " + detail,
+                    answered,
+                    detail);
         }
         if (answered != status) {
-            throw new IOException(response.request().method() + " " + response.request().uri().getPath() + " answered "
-                    + response.statusCode() + ": " + abbreviate(response.body()));
+            throw new IOException(
+                    response.request().method() + " " + response.request().uri().getPath() + " answered "
+                            + response.statusCode() + ": " + abbreviate(response.body()));
         }
     }
 
@@ -239,7 +253,9 @@ public class ControlPlane {
         try {
             JsonNode problem = JSON.readTree(body == null ? "" : body);
             if (problem != null && problem.isObject()) {
-                String text = problem.path("detail").isTextual() ? problem.path("detail").asText() : problem.path("title").asText("");
+                String text = problem.path("detail").isTextual()
+                        ? problem.path("detail").asText()
+                        : problem.path("title").asText("");
                 if (!text.isBlank()) {
                     return abbreviate(text);
                 }

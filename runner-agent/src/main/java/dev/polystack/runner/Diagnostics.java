@@ -41,7 +41,10 @@ public final class Diagnostics {
                 out.append(": ").append(detail);
             }
             if (file != null) {
-                out.append(" (").append(file).append(line == null ? "" : " line " + line).append(')');
+                out.append(" (")
+                        .append(file)
+                        .append(line == null ? "" : " line " + line)
+                        .append(')');
             }
             return out.toString();
         }
@@ -75,8 +78,11 @@ public final class Diagnostics {
             try {
                 JsonNode message = JSON.readTree(stripped);
                 if (message != null && message.isObject() && message.has("@message")) {
-                    if ("diagnostic".equals(message.path("type").asText()) && "error".equals(message.path("@level").asText())) {
-                        errors.add(fromJson(message.path("diagnostic"), message.path("@message").asText()));
+                    if ("diagnostic".equals(message.path("type").asText())
+                            && "error".equals(message.path("@level").asText())) {
+                        errors.add(fromJson(
+                                message.path("diagnostic"),
+                                message.path("@message").asText()));
                     }
                     return null;
                 }
@@ -95,13 +101,18 @@ public final class Diagnostics {
 
     static Diagnostic fromJson(JsonNode diagnostic, String fallback) {
         JsonNode range = diagnostic.path("range");
-        String summary = diagnostic.path("summary").asText(fallback.startsWith("Error: ") ? fallback.substring(7) : fallback);
+        String summary =
+                diagnostic.path("summary").asText(fallback.startsWith("Error: ") ? fallback.substring(7) : fallback);
         String detail = diagnostic.path("detail").asText("");
         // the first paragraph says what went wrong; later ones suggest commands to run
         String first = detail.strip().split("\\n\\s*\\n", 2)[0];
-        return new Diagnostic(summary, first.isBlank() ? null : oneLine(first),
+        return new Diagnostic(
+                summary,
+                first.isBlank() ? null : oneLine(first),
                 range.has("filename") ? range.path("filename").asText() : null,
-                range.path("start").has("line") ? range.path("start").path("line").asInt() : null);
+                range.path("start").has("line")
+                        ? range.path("start").path("line").asInt()
+                        : null);
     }
 
     private String text(String raw) {

@@ -6,8 +6,8 @@ import dev.polystack.runner.protocol.JobResult;
 
 import java.io.IOException;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
 
 /**
@@ -44,7 +44,8 @@ public abstract class JobSupervisor {
      * next: returned when the control plane had one.
      */
     public final Optional<ClaimedJob> run(BooleanSupplier takeNext) {
-        LOG.info("job " + job.jobId() + ": " + job.operation() + " " + job.resource() + " (attempt " + job.attempt() + ")");
+        LOG.info("job " + job.jobId() + ": " + job.operation() + " " + job.resource() + " (attempt " + job.attempt()
+                + ")");
         Thread heartbeats = new Thread(this::heartbeat, "heartbeat-" + job.jobId());
         heartbeats.setDaemon(true);
         heartbeats.start();
@@ -86,8 +87,8 @@ public abstract class JobSupervisor {
                 return;
             } catch (ControlPlane.RefusedException e) {
                 // asked again, it would answer the same: the lease runs out, and the control plane fails the job
-                LOG.severe("the control plane refused the heartbeat of job " + job.jobId() + " (" + e.status() + ": " + e.detail()
-                        + "); no more heartbeats for it");
+                LOG.severe("the control plane refused the heartbeat of job " + job.jobId() + " (" + e.status() + ": "
+                        + e.detail() + "); no more heartbeats for it");
                 return;
             } catch (IOException e) {
                 LOG.warning("heartbeat of job " + job.jobId() + " failed: " + e.getMessage() + "; retrying");
@@ -111,7 +112,8 @@ public abstract class JobSupervisor {
         boolean askNext = true;
         for (int attempt = 1; attempt <= 12; attempt++) {
             try {
-                Optional<ClaimedJob> next = controlPlane.resultAndNext(job.jobId(), sending, askNext && takeNext.getAsBoolean());
+                Optional<ClaimedJob> next =
+                        controlPlane.resultAndNext(job.jobId(), sending, askNext && takeNext.getAsBoolean());
                 LOG.info("job " + job.jobId() + " " + sending.status());
                 return next;
             } catch (ControlPlane.LeaseLostException e) {
@@ -119,15 +121,18 @@ public abstract class JobSupervisor {
                 return Optional.empty();
             } catch (ControlPlane.RefusedException e) {
                 if (sending != result) {
-                    LOG.severe("the control plane refused the failure report of job " + job.jobId() + " too (" + e.status() + ": "
-                            + e.detail() + "); giving up: its lease will expire and the control plane will fail it");
+                    LOG.severe("the control plane refused the failure report of job " + job.jobId() + " too ("
+                            + e.status() + ": " + e.detail()
+                            + "); giving up: its lease will expire and the control plane will fail it");
                     return Optional.empty();
                 }
-                LOG.severe("the control plane refused the result of job " + job.jobId() + " (" + e.status() + ": " + e.detail()
-                        + "); not sending it again, reporting the job as failed with that reason instead");
+                LOG.severe("the control plane refused the result of job " + job.jobId() + " (" + e.status() + ": "
+                        + e.detail() + "); not sending it again, reporting the job as failed with that reason instead");
                 // a refused request claimed nothing: the failure report may still ask for the next job
-                sending = JobResult.failed("the control plane refused this job's result (" + e.status() + "): " + e.detail(),
-                        "the job " + result.status() + " on the runner; see its log", result.planSummary());
+                sending = JobResult.failed(
+                        "the control plane refused this job's result (" + e.status() + "): " + e.detail(),
+                        "the job " + result.status() + " on the runner; see its log",
+                        result.planSummary());
             } catch (IOException e) {
                 askNext = false;
                 LOG.warning("reporting job " + job.jobId() + " failed (" + e.getMessage() + "); retrying");
@@ -139,7 +144,8 @@ public abstract class JobSupervisor {
                 }
             }
         }
-        LOG.severe("gave up reporting job " + job.jobId() + "; its lease will expire and the control plane will fail it");
+        LOG.severe(
+                "gave up reporting job " + job.jobId() + "; its lease will expire and the control plane will fail it");
         return Optional.empty();
     }
 }

@@ -18,8 +18,7 @@ import java.util.Base64;
 /** The runner's Ed25519 key pair: the private key stays with the agent; the public key is registered. */
 public final class Keys {
 
-    private Keys() {
-    }
+    private Keys() {}
 
     /** Writes a new key pair: the private key (0600) and {@code <file>.pub}; returns the public key PEM. */
     public static String generate(Path privateKeyFile) throws IOException {
@@ -34,8 +33,12 @@ public final class Keys {
         }
         Path parent = privateKeyFile.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Files.createFile(privateKeyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(privateKeyFile, pem("PRIVATE KEY", pair.getPrivate().getEncoded()), StandardOpenOption.TRUNCATE_EXISTING);
+        Files.createFile(
+                privateKeyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(
+                privateKeyFile,
+                pem("PRIVATE KEY", pair.getPrivate().getEncoded()),
+                StandardOpenOption.TRUNCATE_EXISTING);
         String publicPem = pem("PUBLIC KEY", pair.getPublic().getEncoded());
         Files.writeString(Path.of(privateKeyFile + ".pub"), publicPem);
         return publicPem;
@@ -64,7 +67,8 @@ public final class Keys {
     }
 
     static String pem(String type, byte[] der) {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
         return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 

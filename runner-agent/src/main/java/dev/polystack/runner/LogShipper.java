@@ -116,7 +116,8 @@ public final class LogShipper implements LineSink, AutoCloseable {
                 return;
             } catch (IOException e) {
                 if (attempt >= 5) {
-                    LOG.warning("dropping log batch " + batch.batch() + " of job " + job + " after 5 attempts: " + e.getMessage());
+                    LOG.warning("dropping log batch " + batch.batch() + " of job " + job + " after 5 attempts: "
+                            + e.getMessage());
                     return;
                 }
                 sleep(attempt * 500L);

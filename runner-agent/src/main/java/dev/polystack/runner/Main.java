@@ -1,7 +1,5 @@
 package dev.polystack.runner;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -13,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -25,13 +22,14 @@ import java.util.logging.SimpleFormatter;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         List<String> arguments = Arrays.asList(args);
         String command = arguments.isEmpty() || arguments.get(0).startsWith("--") ? "run" : arguments.get(0);
-        List<String> rest = arguments.isEmpty() || arguments.get(0).startsWith("--") ? arguments : arguments.subList(1, arguments.size());
+        List<String> rest = arguments.isEmpty() || arguments.get(0).startsWith("--")
+                ? arguments
+                : arguments.subList(1, arguments.size());
         try {
             switch (command) {
                 case "run" -> run(rest);
@@ -55,10 +53,13 @@ public final class Main {
         PrivateKey key = Keys.load(loaded.keyFile());
         // in kubernetes-job mode tofu runs in the job pods, not here
         Logger log = Logger.getLogger(Main.class.getName());
-        TofuBinary binary = loaded.kubernetesJobs() ? null
-                : TofuBinary.find(loaded.tofu(), System.getenv("PATH"), line -> log.warning("on stderr of `version`: " + line));
+        TofuBinary binary = loaded.kubernetesJobs()
+                ? null
+                : TofuBinary.find(
+                        loaded.tofu(), System.getenv("PATH"), line -> log.warning("on stderr of `version`: " + line));
         AgentConfig config = binary == null ? loaded : loaded.withTofu(binary.path());
-        ControlPlane controlPlane = new ControlPlane(config.url(), config.org(), config.runner(), config.audience(), key);
+        ControlPlane controlPlane =
+                new ControlPlane(config.url(), config.org(), config.runner(), config.audience(), key);
         try {
             controlPlane.checkReachable();
             controlPlane.heartbeat(UUID.randomUUID());
@@ -81,7 +82,8 @@ public final class Main {
             List<String> leftovers = workRoot.removeLeftovers();
             if (!leftovers.isEmpty()) {
                 log.info("removed " + leftovers.size() + " work director" + (leftovers.size() == 1 ? "y" : "ies")
-                        + " that an earlier agent process left in " + config.workDir() + ": " + String.join(", ", leftovers));
+                        + " that an earlier agent process left in " + config.workDir() + ": "
+                        + String.join(", ", leftovers));
             }
             jobs = (job, shutdown) -> new ProcessJob(config, controlPlane, job, shutdown);
         }
@@ -112,14 +114,24 @@ public final class Main {
     private static void checkKubernetes(KubernetesClient kube, AgentConfig config) {
         String namespace = config.jobNamespace();
         try {
-            kube.batch().v1().jobs().inNamespace(namespace).withLabel("app.kubernetes.io/managed-by", "polystack-runner-agent").list();
+            kube.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withLabel("app.kubernetes.io/managed-by", "polystack-runner-agent")
+                    .list();
         } catch (KubernetesClientException e) {
-            throw new AgentConfig.ConfigException("cannot list Jobs in namespace `" + namespace + "` of " + kube.getMasterUrl()
-                    + " (" + (e.getCode() == 403 ? "forbidden: give the agent's service account the Role of the polystack-runner chart"
-                    : e.getMessage()) + ")");
+            throw new AgentConfig.ConfigException(
+                    "cannot list Jobs in namespace `" + namespace + "` of " + kube.getMasterUrl()
+                            + " ("
+                            + (e.getCode() == 403
+                                    ? "forbidden: give the agent's service account the Role of the polystack-runner chart"
+                                    : e.getMessage())
+                            + ")");
         }
-        Logger.getLogger(Main.class.getName()).info("jobs run as Kubernetes Jobs in `" + namespace + "` at " + kube.getMasterUrl()
-                + " with image " + config.kubernetes().image());
+        Logger.getLogger(Main.class.getName())
+                .info("jobs run as Kubernetes Jobs in `" + namespace + "` at " + kube.getMasterUrl() + " with image "
+                        + config.kubernetes().image());
     }
 
     private static int execute(List<String> args) {
@@ -143,7 +155,8 @@ public final class Main {
         }
         try {
             String publicKey = Keys.generate(file);
-            System.err.println("Wrote the private key to " + file + " (keep it here) and the public key to " + file + ".pub.");
+            System.err.println(
+                    "Wrote the private key to " + file + " (keep it here) and the public key to " + file + ".pub.");
             System.err.println("Register the runner with this public key (the runners API takes it as public_key):");
             System.out.print(publicKey);
         } catch (IOException e) {
@@ -152,9 +165,11 @@ public final class Main {
     }
 
     private static void help() {
-        System.out.println("usage: java -jar runner-agent.jar [run] --url=URL --org=ORG --runner=ID [--name=value ...]");
+        System.out.println(
+                "usage: java -jar runner-agent.jar [run] --url=URL --org=ORG --runner=ID [--name=value ...]");
         System.out.println("       java -jar runner-agent.jar keygen [--key-file=FILE]");
-        System.out.println("       java -jar runner-agent.jar execute --payload=FILE   (what a kubernetes-job pod runs)");
+        System.out.println(
+                "       java -jar runner-agent.jar execute --payload=FILE   (what a kubernetes-job pod runs)");
         System.out.println("settings (also POLYSTACK_AGENT_<NAME>, or a properties file via --config FILE):");
         for (Map.Entry<String, String> setting : AgentConfig.SETTINGS.entrySet()) {
             System.out.printf("  %-16s %s%n", setting.getKey(), setting.getValue());
@@ -171,7 +186,8 @@ public final class Main {
         try {
             parsed = Level.parse(level.equals("DEBUG") ? "FINE" : level.equals("WARN") ? "WARNING" : level);
         } catch (IllegalArgumentException e) {
-            throw new AgentConfig.ConfigException("`log-level` must be INFO, FINE (debug) or WARNING, not `" + level + "`");
+            throw new AgentConfig.ConfigException(
+                    "`log-level` must be INFO, FINE (debug) or WARNING, not `" + level + "`");
         }
         handler.setLevel(parsed);
         root.setLevel(parsed);

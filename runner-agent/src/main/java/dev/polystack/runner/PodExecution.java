@@ -27,11 +27,9 @@ public final class PodExecution {
     public static final String RESULT_PREFIX = "POLYSTACK-RESULT ";
 
     /** What the agent hands a job pod, in the job's Secret. */
-    public record Payload(ClaimedJob job, Map<String, String> tofuEnvironment, String cliConfig, String resultKey) {
-    }
+    public record Payload(ClaimedJob job, Map<String, String> tofuEnvironment, String cliConfig, String resultKey) {}
 
-    private PodExecution() {
-    }
+    private PodExecution() {}
 
     static int execute(List<String> args) throws IOException {
         Path payloadFile = null;
@@ -52,12 +50,14 @@ public final class PodExecution {
             } else if (arg.startsWith("--cancel-grace=")) {
                 cancelGrace = AgentConfig.duration(value, "cancel-grace");
             } else {
-                throw new AgentConfig.ConfigException("execute takes --payload, --work-dir, --plugin-cache-dir, --tofu and "
-                        + "--cancel-grace, not `" + arg + "`");
+                throw new AgentConfig.ConfigException(
+                        "execute takes --payload, --work-dir, --plugin-cache-dir, --tofu and " + "--cancel-grace, not `"
+                                + arg + "`");
             }
         }
         if (payloadFile == null) {
-            throw new AgentConfig.ConfigException("execute needs --payload=FILE (the job's Secret, mounted by the agent's Job)");
+            throw new AgentConfig.ConfigException(
+                    "execute needs --payload=FILE (the job's Secret, mounted by the agent's Job)");
         }
         Payload payload = ControlPlane.JSON.readValue(payloadFile.toFile(), Payload.class);
         ClaimedJob job = payload.job();
@@ -67,14 +67,16 @@ public final class PodExecution {
         Thread main = Thread.currentThread();
         Duration grace = cancelGrace;
         // the pod is deleted on cancel: SIGTERM stops tofu gracefully, and the result is still printed
-        Thread hook = new Thread(() -> {
-            cancelled.set(true);
-            try {
-                main.join(grace.toMillis() + 5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "sigterm");
+        Thread hook = new Thread(
+                () -> {
+                    cancelled.set(true);
+                    try {
+                        main.join(grace.toMillis() + 5_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "sigterm");
         Runtime.getRuntime().addShutdownHook(hook);
 
         JobResult result;
@@ -86,12 +88,16 @@ public final class PodExecution {
                 cliConfig = workDir.resolve(job.jobId() + ".tfrc");
                 Files.writeString(cliConfig, payload.cliConfig());
             }
-            Map<String, String> environment = workspace.environment(job, payload.tofuEnvironment() == null ? Map.of()
-                    : payload.tofuEnvironment(), pluginCache, cliConfig);
+            Map<String, String> environment = workspace.environment(
+                    job,
+                    payload.tofuEnvironment() == null ? Map.of() : payload.tofuEnvironment(),
+                    pluginCache,
+                    cliConfig);
             TofuSteps steps = new TofuSteps(job, tofu, workspace, environment, cancelGrace, sink, cancelled::get);
             result = steps.run();
         } catch (TofuSteps.StepFailed e) {
-            result = cancelled.get() ? JobResult.cancelled("the job pod was stopped")
+            result = cancelled.get()
+                    ? JobResult.cancelled("the job pod was stopped")
                     : JobResult.failed(e.getMessage(), e.detail(), null);
         } catch (IOException e) {
             sink.note("the job pod could not run the job: " + e.getMessage());
@@ -111,7 +117,8 @@ public final class PodExecution {
         }
         sink.note("job " + result.status());
         synchronized (System.out) {
-            System.out.println(RESULT_PREFIX + SealedResult.seal(ControlPlane.JSON.writeValueAsBytes(result), payload.resultKey()));
+            System.out.println(RESULT_PREFIX
+                    + SealedResult.seal(ControlPlane.JSON.writeValueAsBytes(result), payload.resultKey()));
             System.out.flush();
         }
         return 0;
@@ -133,8 +140,11 @@ public final class PodExecution {
             secrets.addAll(payload.tofuEnvironment().values());
         }
         // short values would mask ordinary words; longest first so that no secret is left half-masked
-        return secrets.stream().filter(s -> s != null && s.length() >= 6).distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        return secrets.stream()
+                .filter(s -> s != null && s.length() >= 6)
+                .distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
     }
 
     private static void collect(JsonNode node, List<String> into) {

@@ -20,11 +20,18 @@ public final class ProcessJob extends JobSupervisor {
         try (LogShipper logs = new LogShipper(controlPlane, job.jobId())) {
             try {
                 workspace = Workspace.create(config.workDir(), job);
-                TofuSteps steps = new TofuSteps(job, config.tofu(), workspace, workspace.environment(job, config), config.cancelGrace(),
-                        logs, this::isCancelled);
+                TofuSteps steps = new TofuSteps(
+                        job,
+                        config.tofu(),
+                        workspace,
+                        workspace.environment(job, config),
+                        config.cancelGrace(),
+                        logs,
+                        this::isCancelled);
                 result = steps.run();
             } catch (TofuSteps.StepFailed e) {
-                result = isCancelled() ? JobResult.cancelled(cancelReason())
+                result = isCancelled()
+                        ? JobResult.cancelled(cancelReason())
                         : JobResult.failed(e.getMessage(), e.detail(), null);
             } catch (IOException e) {
                 logs.note("the agent could not run the job: " + e.getMessage());

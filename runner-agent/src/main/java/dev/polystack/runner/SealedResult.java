@@ -19,8 +19,7 @@ final class SealedResult {
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
 
-    private SealedResult() {
-    }
+    private SealedResult() {}
 
     static String newKey() {
         byte[] key = new byte[32];
@@ -33,7 +32,10 @@ final class SealedResult {
             byte[] iv = new byte[IV_BYTES];
             RANDOM.nextBytes(iv);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(Base64.getDecoder().decode(key), "AES"), new GCMParameterSpec(TAG_BITS, iv));
+            cipher.init(
+                    Cipher.ENCRYPT_MODE,
+                    new SecretKeySpec(Base64.getDecoder().decode(key), "AES"),
+                    new GCMParameterSpec(TAG_BITS, iv));
             byte[] sealed = cipher.doFinal(plain);
             byte[] out = new byte[IV_BYTES + sealed.length];
             System.arraycopy(iv, 0, out, 0, IV_BYTES);
@@ -56,7 +58,9 @@ final class SealedResult {
             throw new GeneralSecurityException("not a sealed result");
         }
         Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-        cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(Base64.getDecoder().decode(key), "AES"),
+        cipher.init(
+                Cipher.DECRYPT_MODE,
+                new SecretKeySpec(Base64.getDecoder().decode(key), "AES"),
                 new GCMParameterSpec(TAG_BITS, Arrays.copyOfRange(in, 0, IV_BYTES)));
         return cipher.doFinal(in, IV_BYTES, in.length - IV_BYTES);
     }

@@ -46,8 +46,13 @@ public final class Tofu {
      * @param stderrLines receives every stderr line (warnings, and errors of commands without {@code -json})
      * @param capture     whether to keep stdout for the caller
      */
-    public Outcome run(List<String> args, Consumer<String> stdoutLines, Consumer<String> stderrLines, boolean capture,
-                       Cancellation cancellation) throws IOException, InterruptedException {
+    public Outcome run(
+            List<String> args,
+            Consumer<String> stdoutLines,
+            Consumer<String> stderrLines,
+            boolean capture,
+            Cancellation cancellation)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(binary);
         command.addAll(args);
@@ -57,8 +62,10 @@ public final class Tofu {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new IOException("cannot run `" + binary + "`: " + e.getMessage()
-                    + "; install OpenTofu >= 1.6 or set the tofu binary (--tofu=/path/to/tofu)", e);
+            throw new IOException(
+                    "cannot run `" + binary + "`: " + e.getMessage()
+                            + "; install OpenTofu >= 1.6 or set the tofu binary (--tofu=/path/to/tofu)",
+                    e);
         }
         StringBuilder stdout = new StringBuilder();
         // stdout and stderr are read by two threads; the consumers see one line at a time
@@ -87,11 +94,13 @@ public final class Tofu {
     }
 
     private static Consumer<String> oneAtATime(Consumer<String> lines, Object turn) {
-        return lines == null ? line -> { } : line -> {
-            synchronized (turn) {
-                lines.accept(line);
-            }
-        };
+        return lines == null
+                ? line -> {}
+                : line -> {
+                    synchronized (turn) {
+                        lines.accept(line);
+                    }
+                };
     }
 
     private void stop(Process process) throws InterruptedException {
@@ -113,16 +122,19 @@ public final class Tofu {
     }
 
     private static Thread pump(InputStream stream, Consumer<String> sink) {
-        Thread thread = new Thread(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    sink.accept(line);
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "tofu-output");
+        Thread thread = new Thread(
+                () -> {
+                    try (BufferedReader reader =
+                            new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = reader.readLine()) != null) {
+                            sink.accept(line);
+                        }
+                    } catch (IOException e) {
+                        // the process ended
+                    }
+                },
+                "tofu-output");
         thread.setDaemon(true);
         thread.start();
         return thread;

@@ -46,21 +46,26 @@ public record TofuBinary(String path, String product, String version) {
     public static TofuBinary find(String configured, String searchPath, Consumer<String> warnings) {
         String binary = configured;
         if (binary == null || binary.isBlank()) {
-            binary = onPath("tofu", searchPath).or(() -> onPath("terraform", searchPath)).map(Path::toString)
+            binary = onPath("tofu", searchPath)
+                    .or(() -> onPath("terraform", searchPath))
+                    .map(Path::toString)
                     .orElseThrow(() -> new AgentConfig.ConfigException("neither `tofu` nor `terraform` is on the PATH ("
-                            + searchPath + "): install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary"
+                            + searchPath
+                            + "): install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary"
                             + " (" + AgentConfig.envName("tofu") + ")"));
         }
         Run json = run(binary, List.of("version", "-json"));
         json.stderr().forEach(warnings);
         if (json.exitCode() != 0) {
-            throw new AgentConfig.ConfigException("`" + binary + " version -json` failed with exit code " + json.exitCode()
-                    + firstLines(json.stderr()) + "; install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary");
+            throw new AgentConfig.ConfigException("`" + binary + " version -json` failed with exit code "
+                    + json.exitCode() + firstLines(json.stderr())
+                    + "; install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary");
         }
         String version = versionOf(json.stdout());
         if (version == null) {
             throw new AgentConfig.ConfigException("`" + binary + " version -json` printed no version on stdout (`"
-                    + abbreviate(json.stdout()) + "`); is it OpenTofu or Terraform? Install OpenTofu >= 1.6 or Terraform >= 1.5,"
+                    + abbreviate(json.stdout())
+                    + "`); is it OpenTofu or Terraform? Install OpenTofu >= 1.6 or Terraform >= 1.5,"
                     + " or set --tofu=/path/to/binary");
         }
         // version -json does not say whose binary it is; the text form's first line does ("OpenTofu v1.8.5")
@@ -75,7 +80,9 @@ public record TofuBinary(String path, String product, String version) {
     static String versionOf(String stdout) {
         try {
             JsonNode node = JSON.readTree(stdout);
-            return node != null && node.path("terraform_version").isTextual() ? node.path("terraform_version").asText() : null;
+            return node != null && node.path("terraform_version").isTextual()
+                    ? node.path("terraform_version").asText()
+                    : null;
         } catch (IOException e) {
             return null;
         }
@@ -101,39 +108,47 @@ public record TofuBinary(String path, String product, String version) {
         int major = Integer.parseInt(numbers.group(1));
         int minor = Integer.parseInt(numbers.group(2));
         if (major < minimum[0] || (major == minimum[0] && minor < minimum[1])) {
-            throw new AgentConfig.ConfigException(describe() + " is too old: the agent needs " + product + " >= "
-                    + minimum[0] + "." + minimum[1]);
+            throw new AgentConfig.ConfigException(
+                    describe() + " is too old: the agent needs " + product + " >= " + minimum[0] + "." + minimum[1]);
         }
     }
 
-    private record Run(int exitCode, String stdout, List<String> stderr) {
-    }
+    private record Run(int exitCode, String stdout, List<String> stderr) {}
 
     private static Run run(String binary, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(binary);
         command.addAll(args);
         try {
-            Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             List<String> stderr = new ArrayList<>();
-            Thread errors = new Thread(() -> {
-                try {
-                    new String(process.getErrorStream().readAllBytes()).lines().filter(l -> !l.isBlank()).forEach(stderr::add);
-                } catch (IOException e) {
-                    // the process ended
-                }
-            }, "tofu-version-stderr");
+            Thread errors = new Thread(
+                    () -> {
+                        try {
+                            new String(process.getErrorStream().readAllBytes())
+                                    .lines()
+                                    .filter(l -> !l.isBlank())
+                                    .forEach(stderr::add);
+                        } catch (IOException e) {
+                            // the process ended
+                        }
+                    },
+                    "tofu-version-stderr");
             errors.start();
             String stdout = new String(process.getInputStream().readAllBytes());
             if (!process.waitFor(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new AgentConfig.ConfigException("`" + String.join(" ", command) + "` did not end within " + TIMEOUT.toSeconds() + " s");
+                throw new AgentConfig.ConfigException(
+                        "`" + String.join(" ", command) + "` did not end within " + TIMEOUT.toSeconds() + " s");
             }
             errors.join(TIMEOUT.toMillis());
             return new Run(process.exitValue(), stdout, stderr);
         } catch (IOException e) {
             throw new AgentConfig.ConfigException("the binary `" + binary + "` cannot be run (" + e.getMessage()
-                    + "): install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary (" + AgentConfig.envName("tofu") + ")");
+                    + "): install OpenTofu >= 1.6 or Terraform >= 1.5, or set --tofu=/path/to/binary ("
+                    + AgentConfig.envName("tofu") + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AgentConfig.ConfigException("interrupted");

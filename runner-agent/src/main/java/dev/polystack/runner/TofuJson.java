@@ -18,8 +18,7 @@ public final class TofuJson {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TofuJson() {
-    }
+    private TofuJson() {}
 
     static JsonNode read(String text) throws IOException {
         JsonNode node = JSON.readTree(text);
@@ -57,8 +56,14 @@ public final class TofuJson {
     /** The outputs the called module itself declares sensitive, from a plan's configuration. */
     public static Set<String> sensitiveModuleOutputs(JsonNode plan, String moduleCall) {
         Set<String> sensitive = new TreeSet<>();
-        plan.path("configuration").path("root_module").path("module_calls").path(moduleCall).path("module").path("outputs")
-                .fields().forEachRemaining(output -> {
+        plan.path("configuration")
+                .path("root_module")
+                .path("module_calls")
+                .path(moduleCall)
+                .path("module")
+                .path("outputs")
+                .fields()
+                .forEachRemaining(output -> {
                     if (output.getValue().path("sensitive").asBoolean(false)) {
                         sensitive.add(output.getKey());
                     }
@@ -98,14 +103,17 @@ public final class TofuJson {
      * Outputs from {@code output -json}: name → value and sensitivity. A root output counts as sensitive
      * when the module declares it so (the agent declares every root output sensitive to keep it out of logs).
      */
-    public static Map<String, JobResult.Output> outputs(String outputJson, Set<String> sensitiveInModule) throws IOException {
+    public static Map<String, JobResult.Output> outputs(String outputJson, Set<String> sensitiveInModule)
+            throws IOException {
         JsonNode all = JSON.readTree(outputJson);
         Map<String, JobResult.Output> outputs = new LinkedHashMap<>();
         if (all == null || !all.isObject()) {
             return outputs;
         }
-        all.fields().forEachRemaining(e -> outputs.put(e.getKey(), new JobResult.Output(e.getValue().path("value"),
-                sensitiveInModule.contains(e.getKey()))));
+        all.fields()
+                .forEachRemaining(e -> outputs.put(
+                        e.getKey(),
+                        new JobResult.Output(e.getValue().path("value"), sensitiveInModule.contains(e.getKey()))));
         return outputs;
     }
 }

@@ -1,7 +1,6 @@
 package dev.polystack.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.runner.protocol.CheckReport;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
@@ -45,8 +44,14 @@ public final class TofuSteps {
     private final Tofu.Cancellation cancelled;
     private final Diagnostics diagnostics = new Diagnostics();
 
-    public TofuSteps(ClaimedJob job, String binary, Workspace workspace, Map<String, String> environment, Duration cancelGrace,
-                     LineSink sink, Tofu.Cancellation cancelled) {
+    public TofuSteps(
+            ClaimedJob job,
+            String binary,
+            Workspace workspace,
+            Map<String, String> environment,
+            Duration cancelGrace,
+            LineSink sink,
+            Tofu.Cancellation cancelled) {
         this.job = job;
         this.tofu = new Tofu(binary, workspace.dir(), environment, cancelGrace);
         this.sink = sink;
@@ -59,7 +64,8 @@ public final class TofuSteps {
         }
         boolean destroy = "destroy".equals(job.operation());
         step(List.of("init", "-input=false", "-no-color"), "init");
-        List<String> plan = new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-out=" + Workspace.PLAN_FILE));
+        List<String> plan =
+                new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-out=" + Workspace.PLAN_FILE));
         if (destroy) {
             plan.add("-destroy");
         }
@@ -74,9 +80,13 @@ public final class TofuSteps {
         if ("plan".equals(job.operation())) {
             return new JobResult("succeeded", null, null, summary, null);
         }
-        step(List.of("apply", "-json", "-input=false", "-no-color", Workspace.PLAN_FILE), destroy ? "destroy" : "apply");
-        List<JsonNode> resources = TofuJson.resources(TofuJson.read(capture(List.of("show", "-json"), "show the state")));
-        Map<String, JobResult.Output> outputs = destroy ? Map.of()
+        step(
+                List.of("apply", "-json", "-input=false", "-no-color", Workspace.PLAN_FILE),
+                destroy ? "destroy" : "apply");
+        List<JsonNode> resources =
+                TofuJson.resources(TofuJson.read(capture(List.of("show", "-json"), "show the state")));
+        Map<String, JobResult.Output> outputs = destroy
+                ? Map.of()
                 : TofuJson.outputs(capture(List.of("output", "-json"), "read the outputs"), sensitiveOutputs);
         return new JobResult("succeeded", outputs, resources, summary, null);
     }
@@ -88,13 +98,14 @@ public final class TofuSteps {
      */
     private JobResult check() throws IOException, InterruptedException, StepFailed {
         step(List.of("init", "-input=false", "-no-color"), "init");
-        List<String> plan = new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-detailed-exitcode",
-                "-out=" + Workspace.PLAN_FILE));
+        List<String> plan = new ArrayList<>(List.of(
+                "plan", "-json", "-input=false", "-no-color", "-detailed-exitcode", "-out=" + Workspace.PLAN_FILE));
         if (job.refreshOnly()) {
             plan.add("-refresh-only");
         }
         int exitCode = step(plan, "plan", 0, 2);
-        JsonNode planJson = TofuJson.read(capture(List.of("show", "-json", Workspace.PLAN_FILE), "show the check's plan"));
+        JsonNode planJson =
+                TofuJson.read(capture(List.of("show", "-json", Workspace.PLAN_FILE), "show the check's plan"));
         if (planJson.path("errored").asBoolean(false)) {
             throw new StepFailed("the check's plan errored");
         }
@@ -111,12 +122,18 @@ public final class TofuSteps {
     }
 
     /** Runs a command whose lines are shown; an exit code not in {@code accepted} fails the job. Returns the exit code. */
-    private int step(List<String> args, String name, int... accepted) throws IOException, InterruptedException, StepFailed {
+    private int step(List<String> args, String name, int... accepted)
+            throws IOException, InterruptedException, StepFailed {
         checkCancelled();
-        Tofu.Outcome outcome = tofu.run(args, line -> {
-            diagnostics.stdout(line);
-            sink.line(line);
-        }, this::stderr, false, cancelled);
+        Tofu.Outcome outcome = tofu.run(
+                args,
+                line -> {
+                    diagnostics.stdout(line);
+                    sink.line(line);
+                },
+                this::stderr,
+                false,
+                cancelled);
         if (outcome.cancelled()) {
             throw new StepFailed(name + " was cancelled");
         }
@@ -155,13 +172,16 @@ public final class TofuSteps {
             return new StepFailed(what + " (exit code " + exitCode + ")");
         }
         Diagnostics.Diagnostic first = errors.get(0);
-        String where = first.file() == null ? "" : " (" + first.file() + (first.line() == null ? "" : " line " + first.line()) + ")";
+        String where = first.file() == null
+                ? ""
+                : " (" + first.file() + (first.line() == null ? "" : " line " + first.line()) + ")";
         List<String> detail = new ArrayList<>();
         if (first.detail() != null) {
             detail.add(first.detail());
         }
         errors.subList(1, errors.size()).forEach(e -> detail.add("Error: " + e.describe()));
-        return new StepFailed(what + ": " + first.summary() + where, detail.isEmpty() ? null : String.join("\n", detail));
+        return new StepFailed(
+                what + ": " + first.summary() + where, detail.isEmpty() ? null : String.join("\n", detail));
     }
 
     private void checkCancelled() throws StepFailed {

@@ -18,8 +18,7 @@ public final class UiStream {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private UiStream() {
-    }
+    private UiStream() {}
 
     /** The parsed line, or null for a blank one. */
     public static LogBatch.Line parse(String raw) {
@@ -74,7 +73,11 @@ public final class UiStream {
         }
         JsonNode range = diagnostic.path("range");
         if (range.has("filename")) {
-            out.append(" (").append(range.path("filename").asText()).append(" line ").append(range.path("start").path("line").asInt()).append(')');
+            out.append(" (")
+                    .append(range.path("filename").asText())
+                    .append(" line ")
+                    .append(range.path("start").path("line").asInt())
+                    .append(')');
         }
         return out.toString();
     }

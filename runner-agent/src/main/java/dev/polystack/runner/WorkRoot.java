@@ -34,7 +34,8 @@ public final class WorkRoot implements AutoCloseable {
     public static WorkRoot claim(Path dir) {
         try {
             Files.createDirectories(dir);
-            FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel channel =
+                    FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -56,7 +57,9 @@ public final class WorkRoot implements AutoCloseable {
     public List<String> removeLeftovers() {
         List<String> removed = new ArrayList<>();
         try (Stream<Path> entries = Files.list(dir)) {
-            for (Path entry : entries.filter(p -> !p.getFileName().toString().equals(LOCK_FILE)).sorted().toList()) {
+            for (Path entry : entries.filter(p -> !p.getFileName().toString().equals(LOCK_FILE))
+                    .sorted()
+                    .toList()) {
                 Workspace.delete(entry);
                 removed.add(entry.getFileName().toString());
             }

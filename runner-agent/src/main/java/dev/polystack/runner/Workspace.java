@@ -63,7 +63,8 @@ public final class Workspace {
     }
 
     /** The same, from its parts (a Kubernetes job pod has no agent configuration of its own). */
-    public Map<String, String> environment(ClaimedJob job, Map<String, String> tofuEnvironment, Path pluginCacheDir, Path cliConfig)
+    public Map<String, String> environment(
+            ClaimedJob job, Map<String, String> tofuEnvironment, Path pluginCacheDir, Path cliConfig)
             throws IOException {
         Map<String, String> env = new HashMap<>(tofuEnvironment);
         Files.createDirectories(pluginCacheDir);
@@ -98,18 +99,22 @@ public final class Workspace {
         for (ClaimedJob.Provider provider : job.providers()) {
             ObjectNode requirement = required.putObject(provider.name());
             requirement.put("source", provider.source());
-            if (provider.versionConstraint() != null && !provider.versionConstraint().isBlank()) {
+            if (provider.versionConstraint() != null
+                    && !provider.versionConstraint().isBlank()) {
                 requirement.put("version", provider.versionConstraint());
             }
             ArrayNode blocks = providers.putArray(provider.name());
-            blocks.add(provider.configuration() == null || provider.configuration().isNull()
-                    ? JSON.createObjectNode() : provider.configuration());
+            blocks.add(
+                    provider.configuration() == null || provider.configuration().isNull()
+                            ? JSON.createObjectNode()
+                            : provider.configuration());
         }
         if (!providers.isEmpty()) {
             root.set("provider", providers);
         }
 
-        Set<String> sensitive = new HashSet<>(job.sensitiveInputs() == null ? Set.of() : Set.copyOf(job.sensitiveInputs()));
+        Set<String> sensitive =
+                new HashSet<>(job.sensitiveInputs() == null ? Set.of() : Set.copyOf(job.sensitiveInputs()));
         ObjectNode variables = JSON.createObjectNode();
         ObjectNode values = JSON.createObjectNode();
         ObjectNode module = JSON.createObjectNode();
@@ -133,15 +138,20 @@ public final class Workspace {
             for (String name : job.outputs()) {
                 // every output is declared sensitive so that none is printed; which ones the module itself
                 // marks sensitive is read from the plan's configuration afterwards
-                outputs.putObject(name).put("value", "${module.main." + name + "}").put("sensitive", true);
+                outputs.putObject(name)
+                        .put("value", "${module.main." + name + "}")
+                        .put("sensitive", true);
             }
         }
-        Files.writeString(dir.resolve("main.tf.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+        Files.writeString(
+                dir.resolve("main.tf.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
         Files.writeString(dir.resolve("polystack.auto.tfvars.json"), JSON.writeValueAsString(values));
         if (job.module().isInline()) {
             Path moduleDir = Files.createDirectory(dir.resolve("module"));
             String code = job.module().code() == null ? "" : job.module().code();
-            Files.writeString(moduleDir.resolve(code.stripLeading().startsWith("{") ? "main.tf.json" : "main.tf"), code);
+            Files.writeString(
+                    moduleDir.resolve(code.stripLeading().startsWith("{") ? "main.tf.json" : "main.tf"), code);
         }
     }
 

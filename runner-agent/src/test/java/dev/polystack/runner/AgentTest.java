@@ -29,8 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AgentTest {
 
-    private final AgentConfig config = AgentConfig.load(List.of("--url=http://cp.example", "--org=acme", "--runner=r1",
-            "--claim-wait=1s", "--shutdown-grace=5s"), Map.of());
+    private final AgentConfig config = AgentConfig.load(
+            List.of("--url=http://cp.example", "--org=acme", "--runner=r1", "--claim-wait=1s", "--shutdown-grace=5s"),
+            Map.of());
 
     @Test
     void aSlotRunsTheJobItsResultWasAnsweredWithBeforeClaimingAgain() throws Exception {
@@ -41,7 +42,10 @@ class AgentTest {
         controlPlane.nextFor.put(first.jobId(), second);
         controlPlane.nextFor.put(second.jobId(), third);
         List<UUID> ran = new CopyOnWriteArrayList<>();
-        Agent agent = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
+        Agent agent = new Agent(
+                config,
+                controlPlane,
+                (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
         agent.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -49,7 +53,9 @@ class AgentTest {
                 Thread.sleep(20);
             }
             assertThat(ran).containsExactly(first.jobId(), second.jobId(), third.jobId());
-            assertThat(controlPlane.claimedJobs.get()).as("claims that returned a job").isEqualTo(1);
+            assertThat(controlPlane.claimedJobs.get())
+                    .as("claims that returned a job")
+                    .isEqualTo(1);
             assertThat(controlPlane.reported).extracting(Report::askedForNext).containsExactly(true, true, true);
         } finally {
             agent.shutdown();
@@ -63,7 +69,10 @@ class AgentTest {
         controlPlane.nextFor.put(first.jobId(), job());
         CountDownLatch running = new CountDownLatch(1);
         List<UUID> ran = new CopyOnWriteArrayList<>();
-        Agent agent = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, running));
+        Agent agent = new Agent(
+                config,
+                controlPlane,
+                (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, running));
         agent.start();
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         agent.shutdown();
@@ -82,7 +91,10 @@ class AgentTest {
         Agent[] agent = new Agent[1];
         // the shutdown begins between the report that asked for the next job and its answer
         controlPlane.beforeAnswer = () -> new Thread(() -> agent[0].shutdown()).start();
-        agent[0] = new Agent(config, controlPlane, (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
+        agent[0] = new Agent(
+                config,
+                controlPlane,
+                (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
         agent[0].start();
         agent[0].awaitTermination();
         assertThat(ran).containsExactly(first.jobId());
@@ -91,14 +103,24 @@ class AgentTest {
     }
 
     private static ClaimedJob job() {
-        return new ClaimedJob(UUID.randomUUID(), UUID.randomUUID(), 1, "apply", new ClaimedJob.Resource("thing", "default", "app.a"),
-                new ClaimedJob.Environment("acme", "shop", "prod", "production"), new ClaimedJob.Module("m", 1, "inline", ""),
-                ControlPlane.JSON.createObjectNode(), List.of(), List.of(), List.of(),
-                new ClaimedJob.State("http://cp/s", "http://cp/l", "http://cp/u", "job", "password"), 60, 60);
+        return new ClaimedJob(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                1,
+                "apply",
+                new ClaimedJob.Resource("thing", "default", "app.a"),
+                new ClaimedJob.Environment("acme", "shop", "prod", "production"),
+                new ClaimedJob.Module("m", 1, "inline", ""),
+                ControlPlane.JSON.createObjectNode(),
+                List.of(),
+                List.of(),
+                List.of(),
+                new ClaimedJob.State("http://cp/s", "http://cp/l", "http://cp/u", "job", "password"),
+                60,
+                60);
     }
 
-    record Report(UUID job, String status, boolean askedForNext) {
-    }
+    record Report(UUID job, String status, boolean askedForNext) {}
 
     /** Hands out one job to the first claim; answers results from {@link #nextFor}. */
     static final class ScriptedControlPlane extends ControlPlane {
@@ -106,7 +128,7 @@ class AgentTest {
         final Map<UUID, ClaimedJob> nextFor = new java.util.concurrent.ConcurrentHashMap<>();
         final List<Report> reported = new CopyOnWriteArrayList<>();
         final AtomicInteger claimedJobs = new AtomicInteger();
-        volatile Runnable beforeAnswer = () -> { };
+        volatile Runnable beforeAnswer = () -> {};
 
         ScriptedControlPlane(ClaimedJob first) {
             super(URI.create("http://cp.example"), "acme", "r1", "polystack", key());
@@ -163,8 +185,13 @@ class AgentTest {
         private final List<UUID> ran;
         private final CountDownLatch running;
 
-        Succeeding(AgentConfig config, ControlPlane controlPlane, ClaimedJob job, java.util.concurrent.atomic.AtomicBoolean shutdown,
-                   List<UUID> ran, CountDownLatch running) {
+        Succeeding(
+                AgentConfig config,
+                ControlPlane controlPlane,
+                ClaimedJob job,
+                java.util.concurrent.atomic.AtomicBoolean shutdown,
+                List<UUID> ran,
+                CountDownLatch running) {
             super(config, controlPlane, job, shutdown);
             this.ran = ran;
             this.running = running;

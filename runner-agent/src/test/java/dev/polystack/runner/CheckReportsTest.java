@@ -32,8 +32,10 @@ class CheckReportsTest {
                 assertThat(attribute.after().asText()).isEqualTo("Hello, drift!");
             });
         });
-        assertThat(report.changes()).extracting(CheckReport.ResourceChange::address, CheckReport.ResourceChange::actions)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("tfcoremock_simple_resource.drift", List.of("update")));
+        assertThat(report.changes())
+                .extracting(CheckReport.ResourceChange::address, CheckReport.ResourceChange::actions)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("tfcoremock_simple_resource.drift", List.of("update")));
     }
 
     @Test
@@ -43,7 +45,9 @@ class CheckReportsTest {
         assertThat(report.drifted()).isTrue();
         assertThat(report.changesPending()).isFalse();
         assertThat(report.changes()).isEmpty();
-        assertThat(report.drift()).singleElement().extracting(CheckReport.ResourceDrift::address)
+        assertThat(report.drift())
+                .singleElement()
+                .extracting(CheckReport.ResourceDrift::address)
                 .isEqualTo("tfcoremock_simple_resource.drift");
     }
 
@@ -53,11 +57,15 @@ class CheckReportsTest {
 
         assertThat(report.drift()).singleElement().satisfies(drift -> {
             assertThat(drift.address()).isEqualTo("tfcoremock_simple_resource.base");
-            assertThat(drift.attributes()).extracting(CheckReport.AttributeChange::path).containsExactly("number", "string");
+            assertThat(drift.attributes())
+                    .extracting(CheckReport.AttributeChange::path)
+                    .containsExactly("number", "string");
         });
-        assertThat(report.changes()).extracting(CheckReport.ResourceChange::address)
+        assertThat(report.changes())
+                .extracting(CheckReport.ResourceChange::address)
                 .containsExactly("tfcoremock_simple_resource.base", "tfcoremock_simple_resource.dependent");
-        assertThat(report.relevantAttributes()).containsExactly(new CheckReport.Attribute("tfcoremock_simple_resource.base", "string"));
+        assertThat(report.relevantAttributes())
+                .containsExactly(new CheckReport.Attribute("tfcoremock_simple_resource.base", "string"));
     }
 
     @Test
@@ -86,7 +94,8 @@ class CheckReportsTest {
         CheckReport report = CheckReports.read(plan);
 
         assertThat(report.toString()).doesNotContain("old-secret", "new-secret");
-        assertThat(report.drift().get(0).attributes()).extracting(CheckReport.AttributeChange::path)
+        assertThat(report.drift().get(0).attributes())
+                .extracting(CheckReport.AttributeChange::path)
                 .containsExactly("password", "ports[1]", "tags.env");
         assertThat(report.drift().get(0).attributes().get(0).before().asText()).isEqualTo(CheckReports.SENSITIVE);
         assertThat(report.changes()).singleElement().satisfies(change -> {

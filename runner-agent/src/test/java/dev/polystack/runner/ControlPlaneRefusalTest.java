@@ -35,10 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ControlPlaneRefusalTest {
 
-    private static final String PROBLEM = "{\"type\":\"https://polystack.dev/problems/validation\",\"title\":\"Invalid request\","
-            + "\"status\":400,\"detail\":\"error.summary: size must be between 0 and 4096\"}";
+    private static final String PROBLEM =
+            "{\"type\":\"https://polystack.dev/problems/validation\",\"title\":\"Invalid request\","
+                    + "\"status\":400,\"detail\":\"error.summary: size must be between 0 and 4096\"}";
 
-    private final AgentConfig config = AgentConfig.load(List.of("--url=http://cp.example", "--org=acme", "--runner=r1"), Map.of());
+    private final AgentConfig config =
+            AgentConfig.load(List.of("--url=http://cp.example", "--org=acme", "--runner=r1"), Map.of());
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private volatile Function<Received, Answer> answers = request -> new Answer(204, "");
     private HttpServer server;
@@ -54,15 +56,18 @@ class ControlPlaneRefusalTest {
         }
     }
 
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     @BeforeEach
     void start() throws Exception {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
-        controlPlane = new ControlPlane(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "acme", "r1", "polystack",
+        controlPlane = new ControlPlane(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                "acme",
+                "r1",
+                "polystack",
                 KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate());
     }
 
@@ -72,7 +77,8 @@ class ControlPlaneRefusalTest {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        Received request = new Received(exchange.getRequestURI().getPath(),
+        Received request = new Received(
+                exchange.getRequestURI().getPath(),
                 new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         received.add(request);
         Answer answer = answers.apply(request);
@@ -91,7 +97,9 @@ class ControlPlaneRefusalTest {
     @Timeout(20)
     void aResultRefusedAsInvalidIsNotRetriedAndTheJobFailsWithTheReason() {
         // the control plane refuses the first result as invalid, and would take any later one
-        answers = request -> request.path().endsWith("/result") && results().size() == 1 ? new Answer(400, PROBLEM) : new Answer(204, "");
+        answers = request -> request.path().endsWith("/result") && results().size() == 1
+                ? new Answer(400, PROBLEM)
+                : new Answer(204, "");
         ClaimedJob job = job();
 
         new Finishing(config, controlPlane, job, JobResult.failed("boom", "detail", null)).run();
@@ -111,18 +119,23 @@ class ControlPlaneRefusalTest {
 
         new Finishing(config, controlPlane, job(), new JobResult("succeeded", Map.of(), List.of(), null, null)).run();
 
-        assertThat(results()).as("the result and the failure that says why; nothing more").hasSize(2);
+        assertThat(results())
+                .as("the result and the failure that says why; nothing more")
+                .hasSize(2);
     }
 
     @Test
     @Timeout(30)
     void aServerErrorIsRetried() {
-        answers = request -> request.path().endsWith("/result") && results().size() == 1 ? new Answer(503, "") : new Answer(204, "");
+        answers = request ->
+                request.path().endsWith("/result") && results().size() == 1 ? new Answer(503, "") : new Answer(204, "");
 
         new Finishing(config, controlPlane, job(), new JobResult("succeeded", Map.of(), List.of(), null, null)).run();
 
         assertThat(results()).hasSize(2);
-        assertThat(results()).extracting(r -> r.json().path("status").asText()).containsExactly("succeeded", "succeeded");
+        assertThat(results())
+                .extracting(r -> r.json().path("status").asText())
+                .containsExactly("succeeded", "succeeded");
     }
 
     @Test
@@ -140,8 +153,12 @@ class ControlPlaneRefusalTest {
     void whatTheAgentSendsIsCutToTheControlPlanesLimits() {
         String huge = "x".repeat(200_000);
         JobResult result = JobResult.failed(huge, huge, null).withinLimits();
-        assertThat(result.error().summary()).hasSizeLessThanOrEqualTo(ProtocolLimits.ERROR_SUMMARY).endsWith("… (truncated)");
-        assertThat(result.error().detail()).hasSizeLessThanOrEqualTo(ProtocolLimits.ERROR_DETAIL).endsWith("… (truncated)");
+        assertThat(result.error().summary())
+                .hasSizeLessThanOrEqualTo(ProtocolLimits.ERROR_SUMMARY)
+                .endsWith("… (truncated)");
+        assertThat(result.error().detail())
+                .hasSizeLessThanOrEqualTo(ProtocolLimits.ERROR_DETAIL)
+                .endsWith("… (truncated)");
 
         LogBatch.Line line = new LogBatch.Line(Instant.now(), "info", "t".repeat(100), huge).withinLimits();
         assertThat(line.message()).hasSizeLessThanOrEqualTo(ProtocolLimits.LOG_MESSAGE);
@@ -151,14 +168,29 @@ class ControlPlaneRefusalTest {
         for (int i = 0; i < ProtocolLimits.RESOURCES + 5; i++) {
             resources.add(ControlPlane.JSON.createObjectNode().put("address", "terraform_data.r" + i));
         }
-        assertThat(new JobResult("succeeded", Map.of(), resources, null, null).withinLimits().resources()).hasSize(ProtocolLimits.RESOURCES);
+        assertThat(new JobResult("succeeded", Map.of(), resources, null, null)
+                        .withinLimits()
+                        .resources())
+                .hasSize(ProtocolLimits.RESOURCES);
     }
 
     private static ClaimedJob job() {
-        return new ClaimedJob(UUID.randomUUID(), UUID.randomUUID(), 1, "apply", new ClaimedJob.Resource("thing", "default", "a"),
+        return new ClaimedJob(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                1,
+                "apply",
+                new ClaimedJob.Resource("thing", "default", "a"),
                 new ClaimedJob.Environment("acme", "shop", "dev", "development"),
-                new ClaimedJob.Module("thing", 1, "inline", null), ControlPlane.JSON.createObjectNode(), List.of(), List.of(),
-                List.of(), null, 60, 30, false);
+                new ClaimedJob.Module("thing", 1, "inline", null),
+                ControlPlane.JSON.createObjectNode(),
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                60,
+                30,
+                false);
     }
 
     /** A job that ends at once with the given result. */

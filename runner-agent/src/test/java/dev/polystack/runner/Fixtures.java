@@ -8,8 +8,7 @@ import java.util.List;
 /** The recorded OpenTofu outputs in src/test/resources/tofu-fixtures (MPL-2.0, see NOTICE.md there). */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static String read(String name) {
         try (InputStream in = Fixtures.class.getResourceAsStream("/tofu-fixtures/" + name)) {

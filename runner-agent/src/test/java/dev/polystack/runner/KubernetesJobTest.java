@@ -59,7 +59,8 @@ class KubernetesJobTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        job = ControlPlane.JSON.readValue("""
+        job = ControlPlane.JSON.readValue(
+                """
                 {"job_id": "%s", "deployment_id": "%s", "attempt": 1, "operation": "apply",
                  "resource": {"type": "postgres", "class": "default", "id": "app.db"},
                  "environment": {"org": "acme", "project": "shop", "env": "prod", "env_type": "production"},
@@ -68,8 +69,7 @@ class KubernetesJobTest {
                  "providers": [], "outputs": ["host"],
                  "state": {"address": "http://cp/api/state/v1/e/postgres/default/app.db", "lock_address": "http://cp/l",
                            "unlock_address": "http://cp/u", "username": "job", "password": "%s"},
-                 "lease_seconds": 60, "heartbeat_seconds": 1}""".formatted(UUID.randomUUID(), UUID.randomUUID(), STATE_PASSWORD),
-                ClaimedJob.class);
+                 "lease_seconds": 60, "heartbeat_seconds": 1}""".formatted(UUID.randomUUID(), UUID.randomUUID(), STATE_PASSWORD), ClaimedJob.class);
         Path template = dir.resolve("pod-template.yaml");
         Files.writeString(template, """
                 metadata:
@@ -81,14 +81,24 @@ class KubernetesJobTest {
                     - name: tofu
                       resources: {requests: {cpu: 500m, memory: 512Mi}, limits: {memory: 1Gi}}
                 """);
-        config = AgentConfig.load(List.of("--url=http://cp.example", "--org=acme", "--runner=k8s", "--executor=kubernetes-job",
-                "--job-namespace=" + NAMESPACE, "--job-image=registry.example/polystack/runner-agent:1.0", "--job-pod-template=" + template,
-                "--job-start-timeout=5s", "--job-service-account=tofu-jobs"), Map.of("POLYSTACK_AGENT_TOFU_ENV_AWS_SECRET_ACCESS_KEY", "aws-secret-value"));
+        config = AgentConfig.load(
+                List.of(
+                        "--url=http://cp.example",
+                        "--org=acme",
+                        "--runner=k8s",
+                        "--executor=kubernetes-job",
+                        "--job-namespace=" + NAMESPACE,
+                        "--job-image=registry.example/polystack/runner-agent:1.0",
+                        "--job-pod-template=" + template,
+                        "--job-start-timeout=5s",
+                        "--job-service-account=tofu-jobs"),
+                Map.of("POLYSTACK_AGENT_TOFU_ENV_AWS_SECRET_ACCESS_KEY", "aws-secret-value"));
     }
 
     @Test
     void runsTheJobAsAKubernetesJobStreamsItsLogAndReportsTheSealedResult() throws Exception {
-        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
+        CompletableFuture<Void> run = CompletableFuture.runAsync(
+                () -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
         Job created = awaitJob();
         String name = created.getMetadata().getName();
 
@@ -111,29 +121,44 @@ class KubernetesJobTest {
         // the image's user reads the 0400 payload through the pod's fsGroup
         assertThat(podSpec.getSecurityContext().getFsGroup()).isEqualTo(10001L);
         assertThat(podSpec.getSecurityContext().getRunAsNonRoot()).isTrue();
-        assertThat(created.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("team", "platform")
+        assertThat(created.getSpec().getTemplate().getMetadata().getLabels())
+                .containsEntry("team", "platform")
                 .containsEntry(KubernetesJob.LABEL_JOB_ID, job.jobId().toString());
-        assertThat(podSpec.getVolumes()).anySatisfy(v -> assertThat(v.getSecret().getSecretName()).isEqualTo(name));
+        assertThat(podSpec.getVolumes())
+                .anySatisfy(v -> assertThat(v.getSecret().getSecretName()).isEqualTo(name));
         // secrets live only in the Secret, never in the Job
         String jobYaml = Serialization.asYaml(created);
-        assertThat(jobYaml).doesNotContain(STATE_PASSWORD).doesNotContain("input-secret-value").doesNotContain("aws-secret-value");
+        assertThat(jobYaml)
+                .doesNotContain(STATE_PASSWORD)
+                .doesNotContain("input-secret-value")
+                .doesNotContain("aws-secret-value");
 
         Secret secret = awaitSecretOwnedByTheJob(name, created.getMetadata().getUid());
         PodExecution.Payload payload = ControlPlane.JSON.readValue(
-                Base64.getDecoder().decode(secret.getData() != null && secret.getData().containsKey(KubernetesJob.PAYLOAD_KEY)
-                        ? secret.getData().get(KubernetesJob.PAYLOAD_KEY)
-                        : Base64.getEncoder().encodeToString(secret.getStringData().get(KubernetesJob.PAYLOAD_KEY).getBytes())),
+                Base64.getDecoder()
+                        .decode(
+                                secret.getData() != null && secret.getData().containsKey(KubernetesJob.PAYLOAD_KEY)
+                                        ? secret.getData().get(KubernetesJob.PAYLOAD_KEY)
+                                        : Base64.getEncoder()
+                                                .encodeToString(secret.getStringData()
+                                                        .get(KubernetesJob.PAYLOAD_KEY)
+                                                        .getBytes())),
                 PodExecution.Payload.class);
         assertThat(payload.job().jobId()).isEqualTo(job.jobId());
         assertThat(payload.tofuEnvironment()).containsEntry("AWS_SECRET_ACCESS_KEY", "aws-secret-value");
 
         // the kubelet: the pod ran and printed tofu's lines and the sealed result
-        JobResult result = new JobResult("succeeded", Map.of("host", new JobResult.Output(ControlPlane.JSON.valueToTree("db"), false)),
-                List.of(), new JobResult.PlanSummary(1, 0, 0), null);
+        JobResult result = new JobResult(
+                "succeeded",
+                Map.of("host", new JobResult.Output(ControlPlane.JSON.valueToTree("db"), false)),
+                List.of(),
+                new JobResult.PlanSummary(1, 0, 0),
+                null);
         String log = """
                 {"@level":"info","@message":"Apply complete! Resources: 1 added, 0 changed, 0 destroyed.","type":"apply_summary"}
                 job succeeded
-                """ + PodExecution.RESULT_PREFIX + SealedResult.seal(ControlPlane.JSON.writeValueAsBytes(result), payload.resultKey()) + "\n";
+                """ + PodExecution.RESULT_PREFIX
+                + SealedResult.seal(ControlPlane.JSON.writeValueAsBytes(result), payload.resultKey()) + "\n";
         startPod(name, "Succeeded", log);
 
         run.get(30, TimeUnit.SECONDS);
@@ -141,64 +166,128 @@ class KubernetesJobTest {
         JobResult reported = controlPlane.results.get(0);
         assertThat(reported.status()).isEqualTo("succeeded");
         assertThat(reported.outputs().get("host").value().asText()).isEqualTo("db");
-        assertThat(controlPlane.messages()).contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "job succeeded");
+        assertThat(controlPlane.messages())
+                .contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "job succeeded");
         assertThat(controlPlane.messages()).noneMatch(m -> m.startsWith(PodExecution.RESULT_PREFIX.trim()));
         // cleaned up
-        assertThat(client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NAMESPACE)
+                        .withName(name)
+                        .get())
+                .isNull();
         assertThat(client.secrets().inNamespace(NAMESPACE).withName(name).get()).isNull();
     }
 
     @Test
     void aCancelWhileThePodWaitsToBeScheduledDeletesTheJobAndIsReportedAsCancelled() throws Exception {
-        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
+        CompletableFuture<Void> run = CompletableFuture.runAsync(
+                () -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
         String name = awaitJob().getMetadata().getName();
         startPod(name, "Pending", null);
         Thread.sleep(1500);
         controlPlane.cancelled = true;
         run.get(30, TimeUnit.SECONDS);
-        assertThat(controlPlane.results).singleElement().satisfies(r -> assertThat(r.status()).isEqualTo("cancelled"));
-        assertThat(client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(controlPlane.results)
+                .singleElement()
+                .satisfies(r -> assertThat(r.status()).isEqualTo("cancelled"));
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NAMESPACE)
+                        .withName(name)
+                        .get())
+                .isNull();
         assertThat(client.secrets().inNamespace(NAMESPACE).withName(name).get()).isNull();
     }
 
     @Test
     void aPodThatCannotPullItsImageFailsTheJobWithTheReason() throws Exception {
-        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
+        CompletableFuture<Void> run = CompletableFuture.runAsync(
+                () -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
         String name = awaitJob().getMetadata().getName();
-        client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name + "-x1").addToLabels("job-name", name)
-                .endMetadata().withNewStatus().withPhase("Pending").addNewContainerStatus().withName("tofu").withNewState().withNewWaiting()
-                .withReason("ErrImagePull").withMessage("manifest unknown").endWaiting().endState().endContainerStatus().endStatus().build()).create();
+        client.pods()
+                .inNamespace(NAMESPACE)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name + "-x1")
+                        .addToLabels("job-name", name)
+                        .endMetadata()
+                        .withNewStatus()
+                        .withPhase("Pending")
+                        .addNewContainerStatus()
+                        .withName("tofu")
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("ErrImagePull")
+                        .withMessage("manifest unknown")
+                        .endWaiting()
+                        .endState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build())
+                .create();
         run.get(30, TimeUnit.SECONDS);
         JobResult reported = controlPlane.results.get(0);
         assertThat(reported.status()).isEqualTo("failed");
-        assertThat(reported.error().summary()).contains("cannot start").contains("ErrImagePull").contains("manifest unknown");
-        assertThat(client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(reported.error().summary())
+                .contains("cannot start")
+                .contains("ErrImagePull")
+                .contains("manifest unknown");
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NAMESPACE)
+                        .withName(name)
+                        .get())
+                .isNull();
     }
 
     @Test
     void aPodThatEndsWithoutAResultFailsWithHowItEnded() throws Exception {
-        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
+        CompletableFuture<Void> run = CompletableFuture.runAsync(
+                () -> new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run());
         String name = awaitJob().getMetadata().getName();
         Pod pod = startPod(name, "Failed", "Initializing the backend...\n");
-        client.pods().inNamespace(NAMESPACE).withName(pod.getMetadata().getName()).editStatus(p -> new PodBuilder(p).editStatus()
-                .addNewContainerStatus().withName("tofu").withNewState().withNewTerminated().withReason("OOMKilled").withExitCode(137)
-                .endTerminated().endState().endContainerStatus().endStatus().build());
+        client.pods()
+                .inNamespace(NAMESPACE)
+                .withName(pod.getMetadata().getName())
+                .editStatus(p -> new PodBuilder(p)
+                        .editStatus()
+                        .addNewContainerStatus()
+                        .withName("tofu")
+                        .withNewState()
+                        .withNewTerminated()
+                        .withReason("OOMKilled")
+                        .withExitCode(137)
+                        .endTerminated()
+                        .endState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build());
         run.get(30, TimeUnit.SECONDS);
         JobResult reported = controlPlane.results.get(0);
         assertThat(reported.status()).isEqualTo("failed");
-        assertThat(reported.error().summary()).contains("ended without a result").contains("OOMKilled").contains("137");
+        assertThat(reported.error().summary())
+                .contains("ended without a result")
+                .contains("OOMKilled")
+                .contains("137");
         assertThat(controlPlane.messages()).contains("Initializing the backend...");
     }
 
     @Test
     void aPodNeverScheduledTimesOut() throws Exception {
         new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run();
-        assertThat(controlPlane.results.get(0).error().summary()).contains("did not start within 5 s").contains("no pod was created");
+        assertThat(controlPlane.results.get(0).error().summary())
+                .contains("did not start within 5 s")
+                .contains("no pod was created");
     }
 
     private Job awaitJob() throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            List<Job> jobs = client.batch().v1().jobs().inNamespace(NAMESPACE).list().getItems();
+            List<Job> jobs =
+                    client.batch().v1().jobs().inNamespace(NAMESPACE).list().getItems();
             if (!jobs.isEmpty()) {
                 return jobs.get(0);
             }
@@ -209,10 +298,15 @@ class KubernetesJobTest {
 
     private Secret awaitSecretOwnedByTheJob(String name, String uid) throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            Secret secret = client.secrets().inNamespace(NAMESPACE).withName(name).get();
-            if (secret != null && secret.getMetadata().getOwnerReferences() != null && !secret.getMetadata().getOwnerReferences().isEmpty()) {
-                assertThat(secret.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
-                assertThat(secret.getMetadata().getOwnerReferences().get(0).getKind()).isEqualTo("Job");
+            Secret secret =
+                    client.secrets().inNamespace(NAMESPACE).withName(name).get();
+            if (secret != null
+                    && secret.getMetadata().getOwnerReferences() != null
+                    && !secret.getMetadata().getOwnerReferences().isEmpty()) {
+                assertThat(secret.getMetadata().getOwnerReferences().get(0).getUid())
+                        .isEqualTo(uid);
+                assertThat(secret.getMetadata().getOwnerReferences().get(0).getKind())
+                        .isEqualTo("Job");
                 return secret;
             }
             Thread.sleep(100);
@@ -222,10 +316,24 @@ class KubernetesJobTest {
 
     /** Creates the Job's pod in a phase, with a log when given. */
     private Pod startPod(String job, String phase, String log) {
-        Pod pod = client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(job + "-abcde")
-                .addToLabels("job-name", job).endMetadata().withNewStatus().withPhase(phase).endStatus().build()).create();
+        Pod pod = client.pods()
+                .inNamespace(NAMESPACE)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(job + "-abcde")
+                        .addToLabels("job-name", job)
+                        .endMetadata()
+                        .withNewStatus()
+                        .withPhase(phase)
+                        .endStatus()
+                        .build())
+                .create();
         if (log != null) {
-            server.expect().get().withPath(logPath(pod.getMetadata().getName())).andReturn(200, log).always();
+            server.expect()
+                    .get()
+                    .withPath(logPath(pod.getMetadata().getName()))
+                    .andReturn(200, log)
+                    .always();
         }
         return pod;
     }

@@ -27,7 +27,7 @@ class LogShipperTest {
         CountDownLatch release = new CountDownLatch(1);
         LogShipper.Sender slow = (job, batch) -> {
             if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("interrupted");      // as the JDK's HTTP client does
+                throw new InterruptedIOException("interrupted"); // as the JDK's HTTP client does
             }
             sending.countDown();
             try {
@@ -42,7 +42,9 @@ class LogShipperTest {
         };
         LogShipper shipper = new LogShipper(slow, UUID.randomUUID());
         shipper.note("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.");
-        assertThat(sending.await(5, TimeUnit.SECONDS)).as("the periodic flush started sending").isTrue();
+        assertThat(sending.await(5, TimeUnit.SECONDS))
+                .as("the periodic flush started sending")
+                .isTrue();
         shipper.note("the job's last line");
 
         Thread closer = new Thread(shipper::close);
@@ -51,7 +53,8 @@ class LogShipperTest {
         release.countDown();
         closer.join(10_000);
 
-        assertThat(delivered).extracting(b -> b.lines().get(0).message())
+        assertThat(delivered)
+                .extracting(b -> b.lines().get(0).message())
                 .containsExactly("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "the job's last line");
         assertThat(delivered).extracting(LogBatch::batch).containsExactly(0, 1);
     }

@@ -30,8 +30,12 @@ class PodExecutionTest {
     @Test
     void runsTheStepsPrintsMaskedLinesAndEndsWithTheSealedResult() throws Exception {
         Path fixtures = Files.createDirectories(dir.resolve("fixtures"));
-        for (String name : List.of("apply-json-with-outputs__plan.jsonl", "apply-json-with-outputs__apply.jsonl", "modules.plan.json",
-                "modules.show.json", "output_json_all.json")) {
+        for (String name : List.of(
+                "apply-json-with-outputs__plan.jsonl",
+                "apply-json-with-outputs__apply.jsonl",
+                "modules.plan.json",
+                "modules.show.json",
+                "output_json_all.json")) {
             try (InputStream in = getClass().getResourceAsStream("/tofu-fixtures/" + name)) {
                 Files.copy(in, fixtures.resolve(name));
             }
@@ -51,7 +55,8 @@ class PodExecutionTest {
                 """.formatted(fixtures));
         tofu.toFile().setExecutable(true);
         String key = SealedResult.newKey();
-        ClaimedJob job = ControlPlane.JSON.readValue("""
+        ClaimedJob job = ControlPlane.JSON.readValue(
+                """
                 {"job_id": "%s", "deployment_id": "%s", "attempt": 1, "operation": "apply",
                  "resource": {"type": "thing", "class": "default", "id": "app.a"},
                  "environment": {"org": "acme", "project": "shop", "env": "prod", "env_type": "production"},
@@ -68,8 +73,11 @@ class PodExecutionTest {
         int exit;
         try {
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            exit = PodExecution.execute(List.of("--payload=" + payload, "--work-dir=" + dir.resolve("work"),
-                    "--plugin-cache-dir=" + dir.resolve("plugins"), "--tofu=" + tofu));
+            exit = PodExecution.execute(List.of(
+                    "--payload=" + payload,
+                    "--work-dir=" + dir.resolve("work"),
+                    "--plugin-cache-dir=" + dir.resolve("plugins"),
+                    "--tofu=" + tofu));
         } finally {
             System.setOut(original);
         }
@@ -79,7 +87,8 @@ class PodExecutionTest {
         assertThat(String.join("\n", lines)).doesNotContain(PASSWORD);
         String last = lines.get(lines.size() - 1);
         assertThat(last).startsWith(PodExecution.RESULT_PREFIX);
-        JobResult result = ControlPlane.JSON.readValue(SealedResult.open(last.substring(PodExecution.RESULT_PREFIX.length()), key), JobResult.class);
+        JobResult result = ControlPlane.JSON.readValue(
+                SealedResult.open(last.substring(PodExecution.RESULT_PREFIX.length()), key), JobResult.class);
         assertThat(result.status()).isEqualTo("succeeded");
         assertThat(result.outputs()).containsKeys("bar", "baz", "foo", "foobar");
         assertThat(result.resources()).isNotEmpty();
@@ -90,29 +99,35 @@ class PodExecutionTest {
     void aSealedResultOpensOnlyWithItsKeyAndUnchanged() throws Exception {
         String key = SealedResult.newKey();
         String sealed = SealedResult.seal("{\"status\":\"succeeded\"}".getBytes(StandardCharsets.UTF_8), key);
-        assertThat(new String(SealedResult.open(sealed, key), StandardCharsets.UTF_8)).isEqualTo("{\"status\":\"succeeded\"}");
-        assertThatThrownBy(() -> SealedResult.open(sealed, SealedResult.newKey())).isInstanceOf(GeneralSecurityException.class);
+        assertThat(new String(SealedResult.open(sealed, key), StandardCharsets.UTF_8))
+                .isEqualTo("{\"status\":\"succeeded\"}");
+        assertThatThrownBy(() -> SealedResult.open(sealed, SealedResult.newKey()))
+                .isInstanceOf(GeneralSecurityException.class);
         char[] changed = sealed.toCharArray();
         changed[20] = changed[20] == 'A' ? 'B' : 'A';
-        assertThatThrownBy(() -> SealedResult.open(new String(changed), key)).isInstanceOf(GeneralSecurityException.class);
+        assertThatThrownBy(() -> SealedResult.open(new String(changed), key))
+                .isInstanceOf(GeneralSecurityException.class);
         assertThatThrownBy(() -> SealedResult.open("not base64!", key)).isInstanceOf(GeneralSecurityException.class);
     }
 
     @Test
     void kubernetesSettingsAreCheckedAtStart() {
         List<String> base = List.of("--url=http://cp", "--org=acme", "--runner=r1");
-        assertThatThrownBy(() -> AgentConfig.load(concat(base, "--executor=kubernetes-job", "--job-namespace=ns"), Map.of()))
+        assertThatThrownBy(() ->
+                        AgentConfig.load(concat(base, "--executor=kubernetes-job", "--job-namespace=ns"), Map.of()))
                 .hasMessageContaining("`job-image` is not set");
         assertThatThrownBy(() -> AgentConfig.load(concat(base, "--job-image=x"), Map.of()))
                 .hasMessageContaining("`job-image` is a setting of executor=kubernetes-job");
         assertThatThrownBy(() -> AgentConfig.load(concat(base, "--executor=docker"), Map.of()))
                 .hasMessageContaining("must be process or kubernetes-job");
-        AgentConfig config = AgentConfig.load(concat(base, "--executor=kubernetes-job", "--job-namespace=ns", "--job-image=img"), Map.of());
+        AgentConfig config = AgentConfig.load(
+                concat(base, "--executor=kubernetes-job", "--job-namespace=ns", "--job-image=img"), Map.of());
         assertThat(config.kubernetesJobs()).isTrue();
         assertThat(config.kubernetes().startTimeout().toMinutes()).isEqualTo(10);
     }
 
     private static List<String> concat(List<String> base, String... more) {
-        return java.util.stream.Stream.concat(base.stream(), java.util.Arrays.stream(more)).toList();
+        return java.util.stream.Stream.concat(base.stream(), java.util.Arrays.stream(more))
+                .toList();
     }
 }

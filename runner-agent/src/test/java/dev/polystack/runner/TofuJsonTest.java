@@ -15,13 +15,15 @@ class TofuJsonTest {
 
     @Test
     void aReplaceCountsAsOneAddAndOneDestroy() throws Exception {
-        JobResult.PlanSummary summary = TofuJson.planSummary(TofuJson.read(Fixtures.read("requires-replace.plan.json")));
+        JobResult.PlanSummary summary =
+                TofuJson.planSummary(TofuJson.read(Fixtures.read("requires-replace.plan.json")));
         assertThat(summary).isEqualTo(new JobResult.PlanSummary(1, 0, 1));
     }
 
     @Test
     void countsTheChangesOfARecordedPlan() throws Exception {
-        JobResult.PlanSummary summary = TofuJson.planSummary(TofuJson.read(Fixtures.read("110_sensitive_values.plan.json")));
+        JobResult.PlanSummary summary =
+                TofuJson.planSummary(TofuJson.read(Fixtures.read("110_sensitive_values.plan.json")));
         assertThat(summary).isEqualTo(new JobResult.PlanSummary(7, 0, 0));
     }
 
@@ -32,20 +34,29 @@ class TofuJsonTest {
                   "password":{"sensitive":true,"expression":{"references":["random_password.p"]}},
                   "host":{"expression":{"constant_value":"h"}}}}}}}}}""");
         assertThat(TofuJson.sensitiveModuleOutputs(plan, "main")).containsExactly("password");
-        assertThat(TofuJson.sensitiveModuleOutputs(TofuJson.read(Fixtures.read("modules.plan.json")), "module_test_bar")).isEmpty();
+        assertThat(TofuJson.sensitiveModuleOutputs(
+                        TofuJson.read(Fixtures.read("modules.plan.json")), "module_test_bar"))
+                .isEmpty();
     }
 
     @Test
     void collectsResourcesOfEveryModuleOfARecordedState() throws Exception {
         List<JsonNode> resources = TofuJson.resources(TofuJson.read(Fixtures.read("modules.show.json")));
-        assertThat(resources).extracting(r -> r.path("address").asText())
-                .containsExactlyInAnyOrder("module.module_test_bar.test_instance.example", "module.module_test_foo.test_instance.example[0]");
-        JsonNode first = resources.stream().filter(r -> r.path("module").asText().equals("module.module_test_foo")).findFirst().orElseThrow();
+        assertThat(resources)
+                .extracting(r -> r.path("address").asText())
+                .containsExactlyInAnyOrder(
+                        "module.module_test_bar.test_instance.example",
+                        "module.module_test_foo.test_instance.example[0]");
+        JsonNode first = resources.stream()
+                .filter(r -> r.path("module").asText().equals("module.module_test_foo"))
+                .findFirst()
+                .orElseThrow();
         assertThat(first.path("type").asText()).isEqualTo("test_instance");
         assertThat(first.path("mode").asText()).isEqualTo("managed");
         assertThat(first.path("provider").asText()).contains("test");
         assertThat(first.has("depends_on")).isTrue();
-        assertThat(TofuJson.resources(TofuJson.read(Fixtures.read("empty.show.json")))).isEmpty();
+        assertThat(TofuJson.resources(TofuJson.read(Fixtures.read("empty.show.json"))))
+                .isEmpty();
     }
 
     @Test
@@ -60,6 +71,7 @@ class TofuJsonTest {
 
     @Test
     void refusesAFormatItDoesNotKnow() {
-        assertThatThrownBy(() -> TofuJson.read("{\"format_version\":\"2.0\"}")).hasMessageContaining("unsupported format_version 2.0");
+        assertThatThrownBy(() -> TofuJson.read("{\"format_version\":\"2.0\"}"))
+                .hasMessageContaining("unsupported format_version 2.0");
     }
 }

@@ -43,13 +43,16 @@ class TofuProcessTest {
     @Test
     void aCancelSendsSigintAndAGracefulExitIsWaitedFor() throws Exception {
         Path marker = dir.resolve("interrupted");
-        Path tofu = script("trap 'echo interrupted > " + marker + "; exit 1' INT\nfor i in $(seq 1 300); do sleep 0.1; done");
+        Path tofu = script(
+                "trap 'echo interrupted > " + marker + "; exit 1' INT\nfor i in $(seq 1 300); do sleep 0.1; done");
         AtomicBoolean cancel = new AtomicBoolean();
         new Thread(() -> {
-            sleep(500);
-            cancel.set(true);
-        }).start();
-        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofSeconds(10)).run(List.of("apply"), null, null, false, cancel::get);
+                    sleep(500);
+                    cancel.set(true);
+                })
+                .start();
+        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofSeconds(10))
+                .run(List.of("apply"), null, null, false, cancel::get);
         assertThat(outcome.cancelled()).isTrue();
         assertThat(Files.readString(marker).trim()).isEqualTo("interrupted");
     }
@@ -60,11 +63,13 @@ class TofuProcessTest {
         Path tofu = script("trap '' INT\nsleep 300 &\necho $! > " + pidFile + "\nwait");
         AtomicBoolean cancel = new AtomicBoolean();
         new Thread(() -> {
-            sleep(700);
-            cancel.set(true);
-        }).start();
+                    sleep(700);
+                    cancel.set(true);
+                })
+                .start();
         long start = System.nanoTime();
-        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofMillis(500)).run(List.of("apply"), null, null, false, cancel::get);
+        Tofu.Outcome outcome = new Tofu(tofu.toString(), dir, Map.of(), Duration.ofMillis(500))
+                .run(List.of("apply"), null, null, false, cancel::get);
         assertThat(outcome.cancelled()).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
         long child = Long.parseLong(Files.readString(pidFile).trim());
@@ -74,8 +79,9 @@ class TofuProcessTest {
 
     @Test
     void aMissingBinarySaysHowToFixIt() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Tofu("/no/such/tofu", dir, Map.of(), Duration.ofSeconds(1))
-                        .run(List.of("init"), null, null, false, () -> false))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new Tofu("/no/such/tofu", dir, Map.of(), Duration.ofSeconds(1))
+                                .run(List.of("init"), null, null, false, () -> false))
                 .hasMessageContaining("install OpenTofu >= 1.6");
     }
 

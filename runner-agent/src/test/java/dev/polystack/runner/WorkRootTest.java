@@ -25,7 +25,8 @@ class WorkRootTest {
             try (var entries = Files.list(work)) {
                 assertThat(entries.map(p -> p.getFileName().toString())).containsExactly(WorkRoot.LOCK_FILE);
             }
-            assertThatThrownBy(() -> WorkRoot.claim(work)).hasMessageContaining("another agent process uses the work directory");
+            assertThatThrownBy(() -> WorkRoot.claim(work))
+                    .hasMessageContaining("another agent process uses the work directory");
         }
         try (WorkRoot again = WorkRoot.claim(work)) {
             assertThat(again.removeLeftovers()).isEmpty();

@@ -29,7 +29,8 @@ final class AgentProcess implements AutoCloseable {
     /** Generates a key pair with the agent's own keygen; returns the public key PEM. */
     static String keygen(Path keyFile) throws Exception {
         Process keygen = new ProcessBuilder(java(), "-jar", jar().toString(), "keygen", "--key-file=" + keyFile)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String publicKey = new String(keygen.getInputStream().readAllBytes());
         if (!keygen.waitFor(60, TimeUnit.SECONDS) || keygen.exitValue() != 0) {
             throw new IllegalStateException("keygen failed");
@@ -37,17 +38,40 @@ final class AgentProcess implements AutoCloseable {
         return publicKey;
     }
 
-    static AgentProcess start(String url, String org, String runner, Path keyFile, String tofu, Path workDir, int maxJobs,
-                              String... extra) throws IOException {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-jar", jar().toString(), "run",
-                "--url=" + url, "--org=" + org, "--runner=" + runner, "--key-file=" + keyFile, "--tofu=" + tofu,
-                "--work-dir=" + workDir.resolve("work"), "--plugin-cache-dir=" + workDir.resolve("plugins"),
-                "--max-jobs=" + maxJobs, "--cancel-grace=10s", "--shutdown-grace=5s", "--claim-wait=20s"));
+    static AgentProcess start(
+            String url,
+            String org,
+            String runner,
+            Path keyFile,
+            String tofu,
+            Path workDir,
+            int maxJobs,
+            String... extra)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Xmx256m",
+                "-jar",
+                jar().toString(),
+                "run",
+                "--url=" + url,
+                "--org=" + org,
+                "--runner=" + runner,
+                "--key-file=" + keyFile,
+                "--tofu=" + tofu,
+                "--work-dir=" + workDir.resolve("work"),
+                "--plugin-cache-dir=" + workDir.resolve("plugins"),
+                "--max-jobs=" + maxJobs,
+                "--cancel-grace=10s",
+                "--shutdown-grace=5s",
+                "--claim-wait=20s"));
         command.addAll(List.of(extra));
         Files.createDirectories(workDir);
         Path log = workDir.resolve("agent.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         return new AgentProcess(process, log);
     }
 

@@ -20,11 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class Chromium {
 
     static final Path EXECUTABLE = Path.of("/usr/bin/chromium");
-    private static final List<String> FLAGS = List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic");
+    private static final List<String> FLAGS = List.of(
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic");
 
-    private Chromium() {
-    }
+    private Chromium() {}
 
     /** Skips the calling test (class) when there is no browser and none is required. */
     static void assumeAvailable(String test) {
@@ -33,15 +38,24 @@ final class Chromium {
         if (!present && !required) {
             System.out.println("SKIPPED " + test + ": no Chromium at " + EXECUTABLE + " (apt-get install chromium)");
         }
-        Assumptions.assumeTrue(present || required, "no Chromium at " + EXECUTABLE + "; install it (apt-get install chromium)");
-        assertThat(EXECUTABLE).as("Chromium, required by POLYSTACK_REQUIRE_BROWSER").isExecutable();
+        Assumptions.assumeTrue(
+                present || required, "no Chromium at " + EXECUTABLE + "; install it (apt-get install chromium)");
+        assertThat(EXECUTABLE)
+                .as("Chromium, required by POLYSTACK_REQUIRE_BROWSER")
+                .isExecutable();
     }
 
     static Playwright playwright() {
-        return Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        return Playwright.create(
+                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
     }
 
     static Browser launch(Playwright playwright) {
-        return playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(EXECUTABLE).setHeadless(true).setArgs(FLAGS));
+        return playwright
+                .chromium()
+                .launch(new BrowserType.LaunchOptions()
+                        .setExecutablePath(EXECUTABLE)
+                        .setHeadless(true)
+                        .setArgs(FLAGS));
     }
 }

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * configures, a developer deploys and watches, a 500-resource graph is laid out, and every page is toured at
  * laptop and phone width with axe-core. Screenshots go to {@code web-console/target/screenshots/}.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)   // the page tour comes last, when the deployment and module exist
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the page tour comes last, when the deployment and module exist
 class ConsoleIT {
 
     private static final String ADMIN = "pst_console-admin-token-0123456789abcdefghijklmnopq";
@@ -72,17 +72,40 @@ class ConsoleIT {
         Chromium.assumeAvailable("ConsoleIT");
         screenshots = Files.createDirectories(PlatformProcess.repository().resolve("web-console/target/screenshots"));
 
-        platform = new PlatformProcess(workspace.resolve("data"),
-                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start();
+        platform = new PlatformProcess(
+                        workspace.resolve("data"),
+                        Map.of(
+                                "POLYSTACK_BOOTSTRAP_ADMIN_TOKEN",
+                                ADMIN,
+                                "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN",
+                                "false"))
+                .start();
         url = platform.baseUrl();
-        api().body(Map.of("id", "acme", "name", "Acme")).post("/api/v1/orgs").then().statusCode(201);
-        api().body(Map.of("id", "production")).post("/api/v1/orgs/acme/env-types").then().statusCode(201);
-        api().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/acme/projects").then().statusCode(201);
-        api().body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api().body(Map.of("id", "acme", "name", "Acme"))
+                .post("/api/v1/orgs")
+                .then()
+                .statusCode(201);
+        api().body(Map.of("id", "production"))
+                .post("/api/v1/orgs/acme/env-types")
+                .then()
+                .statusCode(201);
+        api().body(Map.of("id", "shop", "name", "Shop"))
+                .post("/api/v1/orgs/acme/projects")
+                .then()
+                .statusCode(201);
+        api().body(Map.of("id", "prod", "env_type_id", "production"))
+                .post("/api/v1/orgs/acme/projects/shop/envs")
+                .then()
+                .statusCode(201);
         Path key = workspace.resolve("keys/r1.key");
         api().body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
-                .post("/api/v1/orgs/acme/runners").then().statusCode(201);
-        api().body(Map.of("runner_id", "r1")).post("/api/v1/orgs/acme/runner-rules").then().statusCode(201);
+                .post("/api/v1/orgs/acme/runners")
+                .then()
+                .statusCode(201);
+        api().body(Map.of("runner_id", "r1"))
+                .post("/api/v1/orgs/acme/runner-rules")
+                .then()
+                .statusCode(201);
         Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
         agent = AgentProcess.start(url, "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2);
 
@@ -136,54 +159,74 @@ class ConsoleIT {
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             signIn(page, platformEngineer);
-            // the organization has an environment type, a project with an environment, a runner and its rule, no modules yet
+            // the organization has an environment type, a project with an environment, a runner and its rule, no
+            // modules yet
             Locator firstSteps = page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First steps"));
             PlaywrightAssertions.assertThat(firstSteps).containsText("4 of 8 done");
-            PlaywrightAssertions.assertThat(firstSteps.locator("[aria-current=step]")).containsText("Define a resource type");
+            PlaywrightAssertions.assertThat(firstSteps.locator("[aria-current=step]"))
+                    .containsText("Define a resource type");
             screenshot(page, "first-steps");
             assertAccessible(page, "the projects page with the first steps");
-            firstSteps.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Define a resource type")).click();
+            firstSteps
+                    .getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Define a resource type"))
+                    .click();
             PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/resource-types$"));
             configureAsPlatformEngineer(page);
-            assertThat(tab.errors()).as("console errors of the platform engineer's pages").isEmpty();
+            assertThat(tab.errors())
+                    .as("console errors of the platform engineer's pages")
+                    .isEmpty();
         }
 
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             signIn(page, developer);
-            page.waitForLoadState(LoadState.NETWORKIDLE);   // every list the checklist needs was read
-            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First steps")))
+            page.waitForLoadState(LoadState.NETWORKIDLE); // every list the checklist needs was read
+            PlaywrightAssertions.assertThat(
+                            page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First steps")))
                     .hasCount(0);
             deployAsDeveloper(page);
-            assertThat(tab.errors().stream().filter(e -> !e.contains("status of 422")).toList())
-                    .as("console errors of the developer's pages (the bad manifest's 422 is expected)").isEmpty();
+            assertThat(tab.errors().stream()
+                            .filter(e -> !e.contains("status of 422"))
+                            .toList())
+                    .as("console errors of the developer's pages (the bad manifest's 422 is expected)")
+                    .isEmpty();
         }
     }
 
     private static void signIn(Page page, String token) {
         page.navigate(url + "/console/");
-        page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true)).fill(token);
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in with token")).click();
+        page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true))
+                .fill(token);
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in with token"))
+                .click();
         PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/projects$"));
     }
 
     private static void configureAsPlatformEngineer(Page page) throws Exception {
         // a resource type with an output schema
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Resource types")).click();
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New resource type")).click();
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Resource types"))
+                .click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New resource type"))
+                .click();
         Locator dialog = page.getByRole(AriaRole.DIALOG);
         dialog.getByLabel("Id", EXACT).fill("thing");
         typeInto(page, dialog, "Output schema", """
                 {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}""");
         screenshot(page, "resource-type-dialog");
-        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save")).click();
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save"))
+                .click();
         PlaywrightAssertions.assertThat(dialog).isHidden();
-        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.CELL, new Page.GetByRoleOptions().setName("thing").setExact(true))).isVisible();
+        PlaywrightAssertions.assertThat(page.getByRole(
+                        AriaRole.CELL,
+                        new Page.GetByRoleOptions().setName("thing").setExact(true)))
+                .isVisible();
         screenshot(page, "resource-types");
 
         // an inline module for it
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Modules")).click();
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module")).click();
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Modules"))
+                .click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module"))
+                .click();
         dialog = page.getByRole(AriaRole.DIALOG);
         dialog.getByLabel("Id", EXACT).fill("thing");
         dialog.getByLabel("Resource type", EXACT).selectOption("thing");
@@ -191,39 +234,58 @@ class ConsoleIT {
         typeInto(page, dialog, "Params", "{\"upstream\": {\"type\": \"any\", \"is_optional\": true}}");
         typeInto(page, dialog, "Inputs", "{\"name\": \"${context.env_id}-${context.res_id}\"}");
         screenshot(page, "module-dialog");
-        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create module")).click();
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create module"))
+                .click();
         PlaywrightAssertions.assertThat(dialog).isHidden();
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("thing").setExact(true)).click();
-        PlaywrightAssertions.assertThat(page.getByText("variable \"upstream\"").first()).isVisible();
+        page.getByRole(
+                        AriaRole.LINK,
+                        new Page.GetByRoleOptions().setName("thing").setExact(true))
+                .click();
+        PlaywrightAssertions.assertThat(page.getByText("variable \"upstream\"").first())
+                .isVisible();
         screenshot(page, "module");
 
         // a module rule without criteria, then the explainer agrees with the rules
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Rules")).click();
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module rule")).click();
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Rules"))
+                .click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New module rule"))
+                .click();
         dialog = page.getByRole(AriaRole.DIALOG);
         dialog.getByLabel("Module", EXACT).selectOption("thing");
-        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create rule")).click();
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Create rule"))
+                .click();
         PlaywrightAssertions.assertThat(dialog).isHidden();
         Locator explainer = page.locator("section.explainer");
         explainer.getByLabel("Project", EXACT).selectOption("shop");
         explainer.getByLabel("Environment", EXACT).selectOption("prod");
         explainer.getByLabel("Resource type", EXACT).selectOption("thing");
         explainer.getByLabel("Resource id", EXACT).fill("app.db");
-        explainer.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Explain")).click();
+        explainer
+                .getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Explain"))
+                .click();
         PlaywrightAssertions.assertThat(explainer.locator(".card").nth(0)).containsText("chosen");
         PlaywrightAssertions.assertThat(explainer.locator(".card").nth(0)).containsText("thing");
         PlaywrightAssertions.assertThat(explainer.locator(".card").nth(1)).containsText("r1");
         screenshot(page, "rules-explained");
         assertAccessible(page, "the rules page with an explanation");
 
-        for (String[] stop : new String[][] {{"Runners", "runners"}, {"Providers", "providers"}, {"Environment types", "env-types"},
-                {"Members & service users", "members"}, {"Quotas", "quotas"}, {"Audit log", "audit"}}) {
-            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(stop[0])).click();
+        for (String[] stop : new String[][] {
+            {"Runners", "runners"},
+            {"Providers", "providers"},
+            {"Environment types", "env-types"},
+            {"Members & service users", "members"},
+            {"Quotas", "quotas"},
+            {"Audit log", "audit"}
+        }) {
+            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(stop[0]))
+                    .click();
             PlaywrightAssertions.assertThat(page.locator(".loading")).hasCount(0);
             PlaywrightAssertions.assertThat(page.locator(".problem")).hasCount(0);
             screenshot(page, stop[1]);
         }
-        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.CELL, new Page.GetByRoleOptions().setName("createModuleRule"))).isVisible();
+        PlaywrightAssertions.assertThat(
+                        page.getByRole(AriaRole.CELL, new Page.GetByRoleOptions().setName("createModuleRule")))
+                .isVisible();
     }
 
     /** Replaces the text of the code editor labelled {@code label} inside {@code scope}. */
@@ -235,9 +297,15 @@ class ConsoleIT {
     }
 
     private static void deployAsDeveloper(Page page) throws Exception {
-        PlaywrightAssertions.assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Projects"))).isVisible();
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("prod").setExact(true)).click();
-        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Manifest")).click();
+        PlaywrightAssertions.assertThat(
+                        page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Projects")))
+                .isVisible();
+        page.getByRole(
+                        AriaRole.LINK,
+                        new Page.GetByRoleOptions().setName("prod").setExact(true))
+                .click();
+        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Manifest"))
+                .click();
 
         // a manifest with an unknown type: the error is marked at its line
         String bad = """
@@ -248,10 +316,12 @@ class ConsoleIT {
                       cache: { type: nosuchtype }
                 """;
         typeManifest(page, bad);
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run"))
+                .click();
         PlaywrightAssertions.assertThat(page.getByText("(line 5)")).isVisible();
-        PlaywrightAssertions.assertThat(page.locator(".cm-gutter-lint .cm-gutterElement").filter(
-                new Locator.FilterOptions().setHas(page.locator(".cm-lint-marker-error")))).hasCount(1);
+        PlaywrightAssertions.assertThat(page.locator(".cm-gutter-lint .cm-gutterElement")
+                        .filter(new Locator.FilterOptions().setHas(page.locator(".cm-lint-marker-error"))))
+                .hasCount(1);
         assertThat(lineOfLintMarker(page)).isEqualTo(5);
         screenshot(page, "manifest-error");
 
@@ -265,20 +335,26 @@ class ConsoleIT {
                       worker: { type: thing, params: { upstream: "${resources.api.outputs.name}" } }
                 """;
         typeManifest(page, good);
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Dry-run"))
+                .click();
         PlaywrightAssertions.assertThat(page.getByText("4 to add")).isVisible();
         screenshot(page, "manifest-dry-run");
 
         long started = System.nanoTime();
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deploy")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deploy"))
+                .click();
         PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/deployments/[0-9a-f-]{36}$"));
-        Locator succeeded = page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
-        PlaywrightAssertions.assertThat(succeeded).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(180_000));
-        System.out.printf("ConsoleIT: 4-resource deployment shown as succeeded %.1f s after clicking Deploy%n",
+        Locator succeeded =
+                page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
+        PlaywrightAssertions.assertThat(succeeded)
+                .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(180_000));
+        System.out.printf(
+                "ConsoleIT: 4-resource deployment shown as succeeded %.1f s after clicking Deploy%n",
                 (System.nanoTime() - started) / 1e9);
         PlaywrightAssertions.assertThat(page.locator(".graph-node.ok")).hasCount(4);
         Locator logs = page.getByRole(AriaRole.LOG, new Page.GetByRoleOptions().setName("Logs of the deployment"));
-        PlaywrightAssertions.assertThat(logs).containsText("Apply complete!", new LocatorAssertions.ContainsTextOptions().setTimeout(30_000));
+        PlaywrightAssertions.assertThat(logs)
+                .containsText("Apply complete!", new LocatorAssertions.ContainsTextOptions().setTimeout(30_000));
         PlaywrightAssertions.assertThat(page.getByRole(AriaRole.PROGRESSBAR)).hasAttribute("aria-valuetext", "4 of 4");
         screenshot(page, "deployment");
         assertFitsItsCanvas(page, 4);
@@ -297,25 +373,39 @@ class ConsoleIT {
         // the logs of all resources say whose each line is, and can be narrowed to one resource, a level, a text
         PlaywrightAssertions.assertThat(logs.locator(".log-resource").first()).isVisible();
         page.getByLabel("Resource", new Page.GetByLabelOptions().setExact(true)).selectOption("app.db");
-        PlaywrightAssertions.assertThat(logs.locator(".log-resource").filter(new Locator.FilterOptions().setHasNotText("app.db"))).hasCount(0);
+        PlaywrightAssertions.assertThat(
+                        logs.locator(".log-resource").filter(new Locator.FilterOptions().setHasNotText("app.db")))
+                .hasCount(0);
         PlaywrightAssertions.assertThat(logs).containsText("Apply complete!");
         page.getByLabel("Resource", new Page.GetByLabelOptions().setExact(true)).selectOption("");
-        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true)).fill("Apply complete!");
+        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true))
+                .fill("Apply complete!");
         PlaywrightAssertions.assertThat(logs.locator(".log-line")).hasCount(4);
-        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true)).fill("");
+        page.getByLabel("Search the logs", new Page.GetByLabelOptions().setExact(true))
+                .fill("");
 
         // the logs of one resource
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("app.worker").setExact(true)).click();
+        page.getByRole(
+                        AriaRole.BUTTON,
+                        new Page.GetByRoleOptions().setName("app.worker").setExact(true))
+                .click();
         Locator workerLogs = page.getByRole(AriaRole.LOG, new Page.GetByRoleOptions().setName("Logs of app.worker"));
         PlaywrightAssertions.assertThat(workerLogs).containsText("Apply complete!");
 
         // the environment's graph, and a resource's outputs
-        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("prod").setExact(true)).click();
-        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Resources")).click();
+        page.getByRole(
+                        AriaRole.LINK,
+                        new Page.GetByRoleOptions().setName("prod").setExact(true))
+                .click();
+        page.getByRole(AriaRole.TAB, new Page.GetByRoleOptions().setName("Resources"))
+                .click();
         PlaywrightAssertions.assertThat(page.locator(".graph-node")).hasCount(4);
         PlaywrightAssertions.assertThat(page.locator(".react-flow__edge")).hasCount(3);
-        page.locator(".react-flow__node").filter(new Locator.FilterOptions().setHasText("app.api")).click();
-        Locator panel = page.getByRole(AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"));
+        page.locator(".react-flow__node")
+                .filter(new Locator.FilterOptions().setHasText("app.api"))
+                .click();
+        Locator panel =
+                page.getByRole(AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"));
         PlaywrightAssertions.assertThat(panel).containsText("prod-app.api");
         PlaywrightAssertions.assertThat(panel).containsText("terraform_data.this");
         screenshot(page, "environment-graph");
@@ -337,71 +427,137 @@ class ConsoleIT {
     void aPlatformEngineerApprovesAPlanThatWaitsForThem() throws Exception {
         String author = serviceUserToken("author", "developer");
         String reviewer = serviceUserToken("reviewer", "platform-engineer");
-        api().body(Map.of("id", "gated", "approval", Map.of("deployments", true))).post("/api/v1/orgs/acme/env-types")
-                .then().statusCode(201);
-        api().body(Map.of("id", "staging", "env_type_id", "gated")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api().body(Map.of("id", "gated", "approval", Map.of("deployments", true)))
+                .post("/api/v1/orgs/acme/env-types")
+                .then()
+                .statusCode(201);
+        api().body(Map.of("id", "staging", "env_type_id", "gated"))
+                .post("/api/v1/orgs/acme/projects/shop/envs")
+                .then()
+                .statusCode(201);
         String staging = "/api/v1/orgs/acme/projects/shop/envs/staging";
-        api().contentType("application/yaml").body("""
+        api().contentType("application/yaml")
+                .body("""
                 workloads:
                   app:
                     resources:
                       db: { type: thing }
-                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)).put(staging + "/manifest").then().statusCode(201);
-        String deployment = RestAssured.given().baseUri(url).auth().oauth2(author).contentType(ContentType.JSON)
-                .body(Map.of("mode", "deploy")).post(staging + "/deployments").then().statusCode(201).extract().path("id");
-        assertThat(api().queryParam("timeout", "120s").get(staging + "/deployments/{id}/wait", deployment).then().statusCode(200)
-                .extract().<String>path("status")).isEqualTo("awaiting_approval");
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .put(staging + "/manifest")
+                .then()
+                .statusCode(201);
+        String deployment = RestAssured.given()
+                .baseUri(url)
+                .auth()
+                .oauth2(author)
+                .contentType(ContentType.JSON)
+                .body(Map.of("mode", "deploy"))
+                .post(staging + "/deployments")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        assertThat(api().queryParam("timeout", "120s")
+                        .get(staging + "/deployments/{id}/wait", deployment)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("status"))
+                .isEqualTo("awaiting_approval");
 
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             signIn(page, reviewer);
-            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Approvals").setExact(true)).click();
-            Locator waiting = page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Deployments waiting for your approval"));
+            page.getByRole(
+                            AriaRole.LINK,
+                            new Page.GetByRoleOptions().setName("Approvals").setExact(true))
+                    .click();
+            Locator waiting = page.getByRole(
+                    AriaRole.TABLE, new Page.GetByRoleOptions().setName("Deployments waiting for your approval"));
             PlaywrightAssertions.assertThat(waiting).containsText("0 of 1");
             assertAccessible(page, "the approvals page");
             screenshot(page, "approvals");
-            waiting.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("shop/staging")).click();
+            waiting.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("shop/staging"))
+                    .click();
             PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/deployments/" + deployment + "$"));
-            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Planned changes")))
+            PlaywrightAssertions.assertThat(
+                            page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Planned changes")))
                     .containsText("app.db");
             assertAccessible(page, "a deployment that waits for approval");
             screenshot(page, "deployment-awaiting-approval");
 
-            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Approve").setExact(true)).click();
+            page.getByRole(
+                            AriaRole.BUTTON,
+                            new Page.GetByRoleOptions().setName("Approve").setExact(true))
+                    .click();
             Locator dialog = page.getByRole(AriaRole.DIALOG);
             dialog.getByLabel("Comment", EXACT).fill("reviewed in the browser");
-            dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Approve").setExact(true)).click();
-            Locator succeeded = page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
-            PlaywrightAssertions.assertThat(succeeded).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(120_000));
-            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Decisions")))
+            dialog.getByRole(
+                            AriaRole.BUTTON,
+                            new Locator.GetByRoleOptions().setName("Approve").setExact(true))
+                    .click();
+            Locator succeeded =
+                    page.locator(".page-header .badge").filter(new Locator.FilterOptions().setHasText("succeeded"));
+            PlaywrightAssertions.assertThat(succeeded)
+                    .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(120_000));
+            PlaywrightAssertions.assertThat(
+                            page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions().setName("Decisions")))
                     .containsText("reviewed in the browser");
             assertThat(tab.errors()).as("console errors of the approval").isEmpty();
         }
-        assertThat(api().get(staging + "/deployments/{id}", deployment).then().statusCode(200).extract().<String>path("approval.state"))
+        assertThat(api().get(staging + "/deployments/{id}", deployment)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("approval.state"))
                 .isEqualTo("approved");
     }
 
     @Test
     @Order(4)
     void everyPageAtLaptopAndPhoneWidthIsAccessible() throws Exception {
-        List<String> pages = new ArrayList<>(List.of("projects", "projects/shop", "projects/shop/envs/prod",
-                "projects/shop/envs/prod?tab=manifest", "projects/shop/envs/prod?tab=deployments", "env-types", "resource-types",
-                "modules", "rules", "providers", "runners", "members", "quotas", "audit", "tokens", "engine", "issues", "webhooks",
+        List<String> pages = new ArrayList<>(List.of(
+                "projects",
+                "projects/shop",
+                "projects/shop/envs/prod",
+                "projects/shop/envs/prod?tab=manifest",
+                "projects/shop/envs/prod?tab=deployments",
+                "env-types",
+                "resource-types",
+                "modules",
+                "rules",
+                "providers",
+                "runners",
+                "members",
+                "quotas",
+                "audit",
+                "tokens",
+                "engine",
+                "issues",
+                "webhooks",
                 "approvals"));
         // the deployment's and the module's pages, when the other test made them first
-        List<String> deployments = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments").then().statusCode(200)
-                .extract().path("items.id");
+        List<String> deployments = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.id");
         if (!deployments.isEmpty()) {
             pages.add("projects/shop/envs/prod/deployments/" + deployments.get(0));
         }
-        List<String> modules = api().get("/api/v1/orgs/acme/modules").then().statusCode(200).extract().path("items.id");
+        List<String> modules = api().get("/api/v1/orgs/acme/modules")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.id");
         if (!modules.isEmpty()) {
             pages.add("modules/" + modules.get(0));
         }
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             page.navigate(url + "/console/");
-            PlaywrightAssertions.assertThat(page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true))).isVisible();
+            PlaywrightAssertions.assertThat(page.getByLabel("API token", new Page.GetByLabelOptions().setExact(true)))
+                    .isVisible();
             assertAccessible(page, "the sign-in page");
             screenshot(page, "page-sign-in-1280");
             page.setViewportSize(390, 844);
@@ -422,7 +578,9 @@ class ConsoleIT {
                 page.setViewportSize(390, 844);
                 Locator navigation = page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"));
                 PlaywrightAssertions.assertThat(navigation).isHidden();
-                PlaywrightAssertions.assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Menu"))).isVisible();
+                PlaywrightAssertions.assertThat(
+                                page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Menu")))
+                        .isVisible();
                 assertAccessible(page, path + " at 390×844");
                 screenshot(page, name + "-390");
             }
@@ -434,7 +592,11 @@ class ConsoleIT {
             Locator navigation = page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"));
             PlaywrightAssertions.assertThat(navigation).isVisible();
             PlaywrightAssertions.assertThat(menu).hasAttribute("aria-expanded", "true");
-            navigation.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Runners").setExact(true)).click();
+            navigation
+                    .getByRole(
+                            AriaRole.LINK,
+                            new Locator.GetByRoleOptions().setName("Runners").setExact(true))
+                    .click();
             PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/console/orgs/acme/runners$"));
             PlaywrightAssertions.assertThat(navigation).isHidden();
             assertThat(tab.errors()).as("console errors").isEmpty();
@@ -444,19 +606,28 @@ class ConsoleIT {
     @Test
     @Order(3)
     void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
-        api().body(Map.of("id", "big", "env_type_id", "production")).post("/api/v1/orgs/acme/projects/shop/envs").then().statusCode(201);
+        api().body(Map.of("id", "big", "env_type_id", "production"))
+                .post("/api/v1/orgs/acme/projects/shop/envs")
+                .then()
+                .statusCode(201);
         String graph = JSON.writeValueAsString(largeGraph(83, 6));
         try (Tab tab = Tab.open()) {
             Page page = tab.page();
             // the real page and layout in the real browser; only this one answer is synthetic (500 deployed resources)
-            page.route("**/api/v1/orgs/acme/projects/shop/envs/big/resource-graph*", route -> route.fulfill(
-                    new com.microsoft.playwright.Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(graph)));
+            page.route(
+                    "**/api/v1/orgs/acme/projects/shop/envs/big/resource-graph*",
+                    route -> route.fulfill(new com.microsoft.playwright.Route.FulfillOptions()
+                            .setStatus(200)
+                            .setContentType("application/json")
+                            .setBody(graph)));
             signIn(page, ADMIN);
             long started = System.nanoTime();
             page.navigate(url + "/console/orgs/acme/projects/shop/envs/big");
             Locator figure = page.locator(".graph[data-rendered='true'][data-nodes='500']");
-            PlaywrightAssertions.assertThat(figure).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(30_000));
-            PlaywrightAssertions.assertThat(page.locator(".react-flow__node").first()).isVisible();
+            PlaywrightAssertions.assertThat(figure)
+                    .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(30_000));
+            PlaywrightAssertions.assertThat(page.locator(".react-flow__node").first())
+                    .isVisible();
             double shownMs = (System.nanoTime() - started) / 1e6;
             double layoutMs = Double.parseDouble(figure.getAttribute("data-layout-ms"));
 
@@ -466,25 +637,38 @@ class ConsoleIT {
             List<Double> frameMs = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 page.mouse().wheel(0, i % 2 == 0 ? -300 : 200);
-                frameMs.add(((Number) page.evaluate("() => new Promise(r => { const t = performance.now(); "
-                        + "requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now() - t))) })")).doubleValue());
+                frameMs.add(((Number)
+                                page.evaluate(
+                                        "() => new Promise(r => { const t = performance.now(); "
+                                                + "requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now() - t))) })"))
+                        .doubleValue());
             }
             var box = pane.boundingBox();
             page.mouse().move(box.x + box.width / 2, box.y + box.height / 2);
             page.mouse().down();
-            page.mouse().move(box.x + box.width / 2 + 200, box.y + box.height / 2 + 80, new com.microsoft.playwright.Mouse.MoveOptions().setSteps(10));
+            page.mouse()
+                    .move(
+                            box.x + box.width / 2 + 200,
+                            box.y + box.height / 2 + 80,
+                            new com.microsoft.playwright.Mouse.MoveOptions().setSteps(10));
             page.mouse().up();
 
             // select: a node's details appear
             long clicked = System.nanoTime();
             page.locator(".react-flow__node").first().click();
-            PlaywrightAssertions.assertThat(page.getByRole(AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"))
-                    .getByRole(AriaRole.HEADING, new Locator.GetByRoleOptions().setLevel(2))).isVisible();
+            PlaywrightAssertions.assertThat(page.getByRole(
+                                    AriaRole.COMPLEMENTARY, new Page.GetByRoleOptions().setName("Selected resource"))
+                            .getByRole(AriaRole.HEADING, new Locator.GetByRoleOptions().setLevel(2)))
+                    .isVisible();
             double selectMs = (System.nanoTime() - clicked) / 1e6;
             screenshot(page, "graph-500");
-            System.out.printf("ConsoleIT: 500-resource graph: layout %.0f ms, shown %.0f ms after navigation, "
+            System.out.printf(
+                    "ConsoleIT: 500-resource graph: layout %.0f ms, shown %.0f ms after navigation, "
                             + "pan/zoom frames %s ms, select-to-details %.0f ms%n",
-                    layoutMs, shownMs, frameMs.stream().map(ms -> String.format("%.0f", ms)).toList(), selectMs);
+                    layoutMs,
+                    shownMs,
+                    frameMs.stream().map(ms -> String.format("%.0f", ms)).toList(),
+                    selectMs);
             assertThat(tab.errors()).as("console errors").isEmpty();
         }
     }
@@ -497,7 +681,8 @@ class ConsoleIT {
         // evaluated rather than added as a script tag: the console's Content-Security-Policy refuses inline scripts
         String axe;
         try {
-            axe = Files.readString(PlatformProcess.repository().resolve("web-console/node_modules/axe-core/axe.min.js"));
+            axe = Files.readString(
+                    PlatformProcess.repository().resolve("web-console/node_modules/axe-core/axe.min.js"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -506,7 +691,9 @@ class ConsoleIT {
                 async () => { const result = await axe.run(document, { resultTypes: ['violations'] });
                   return JSON.stringify(result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
                     .map(v => ({ rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }))) }""");
-        assertThat(violations).as("serious or critical accessibility violations on " + what).isEqualTo("[]");
+        assertThat(violations)
+                .as("serious or critical accessibility violations on " + what)
+                .isEqualTo("[]");
     }
 
     /**
@@ -522,7 +709,9 @@ class ConsoleIT {
         page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0) }");
         page.locator("body").focus();
         page.keyboard().press("Tab");
-        assertThat(page.evaluate("() => document.activeElement?.textContent")).as("first Tab on " + what).isEqualTo("Skip to content");
+        assertThat(page.evaluate("() => document.activeElement?.textContent"))
+                .as("first Tab on " + what)
+                .isEqualTo("Skip to content");
     }
 
     /**
@@ -561,9 +750,11 @@ class ConsoleIT {
                 String id = "w" + w + ".r" + r;
                 nodes.add(node("thing", id));
                 String upstream = r == 0 ? "network/default/shared.vpc" : "thing/default/w" + w + ".r" + (r - 1);
-                edges.add(Map.of("from", "thing/default/" + id, "to", upstream, "alias", r == 0 ? "vpc" : "r" + (r - 1)));
+                edges.add(
+                        Map.of("from", "thing/default/" + id, "to", upstream, "alias", r == 0 ? "vpc" : "r" + (r - 1)));
                 if (r == depth - 1) {
-                    edges.add(Map.of("from", "thing/default/" + id, "to", "dns-zone/default/shared.dns", "alias", "dns"));
+                    edges.add(
+                            Map.of("from", "thing/default/" + id, "to", "dns-zone/default/shared.dns", "alias", "dns"));
                 }
             }
         }
@@ -603,16 +794,30 @@ class ConsoleIT {
     }
 
     private static void screenshot(Page page, String name) {
-        page.screenshot(new Page.ScreenshotOptions().setPath(screenshots.resolve(name + ".png")).setFullPage(true));
+        page.screenshot(new Page.ScreenshotOptions()
+                .setPath(screenshots.resolve(name + ".png"))
+                .setFullPage(true));
     }
 
     private static String serviceUserToken(String id, String role) {
-        api().body(Map.of("id", id, "role", role)).post("/api/v1/orgs/acme/service-users").then().statusCode(201);
-        return api().body(Map.of("name", "console")).post("/api/v1/orgs/acme/service-users/{id}/tokens", id)
-                .then().statusCode(201).extract().path("token");
+        api().body(Map.of("id", id, "role", role))
+                .post("/api/v1/orgs/acme/service-users")
+                .then()
+                .statusCode(201);
+        return api().body(Map.of("name", "console"))
+                .post("/api/v1/orgs/acme/service-users/{id}/tokens", id)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
     }
 
     private static RequestSpecification api() {
-        return RestAssured.given().baseUri(url).auth().oauth2(ADMIN).contentType(ContentType.JSON).accept(ContentType.JSON);
+        return RestAssured.given()
+                .baseUri(url)
+                .auth()
+                .oauth2(ADMIN)
+                .contentType(ContentType.JSON)
+                .accept(ContentType.JSON);
     }
 }

@@ -38,16 +38,25 @@ class ControlPlaneCrashIT {
             }
             output "name" { value = var.name }
             """;
-    static final Map<String, Object> PARAMS = Map.of("upstream", Map.of("type", "any", "is_optional", true),
-            "apply_ms", Map.of("type", "number", "is_optional", true));
+    static final Map<String, Object> PARAMS = Map.of(
+            "upstream",
+            Map.of("type", "any", "is_optional", true),
+            "apply_ms",
+            Map.of("type", "number", "is_optional", true));
 
     @TempDir
     Path workspace;
 
     @Test
     void aKilledControlPlaneRestartsAndTheDeploymentCompletesWithNothingRunTwice() throws Exception {
-        PlatformProcess platform = new PlatformProcess(workspace.resolve("data"),
-                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start();
+        PlatformProcess platform = new PlatformProcess(
+                        workspace.resolve("data"),
+                        Map.of(
+                                "POLYSTACK_BOOTSTRAP_ADMIN_TOKEN",
+                                ADMIN,
+                                "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN",
+                                "false"))
+                .start();
         try (platform) {
             Polystack polystack = new Polystack(platform.baseUrl(), ADMIN);
             polystack.configure(MODULE, PARAMS);
@@ -56,7 +65,8 @@ class ControlPlaneCrashIT {
             polystack.runner("r1", AgentProcess.keygen(key), 2);
             polystack.runnerRule("r1");
             Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
-            try (AgentProcess agent = AgentProcess.start(platform.baseUrl(), "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2)) {
+            try (AgentProcess agent = AgentProcess.start(
+                    platform.baseUrl(), "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2)) {
                 polystack.manifest("prod", """
                         workloads:
                           app:
@@ -67,27 +77,50 @@ class ControlPlaneCrashIT {
                               d: { type: thing, params: { apply_ms: 3000, upstream: ["${resources.b.outputs.name}", "${resources.c.outputs.name}"] } }
                         """);
                 String id = polystack.deploy("prod");
-                await().atMost(Duration.ofSeconds(60)).until(() -> "running".equals(polystack.nodeStatuses("prod", id).get("app.a")));
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> "running"
+                                .equals(polystack.nodeStatuses("prod", id).get("app.a")));
                 Thread.sleep(1500);
 
                 long killed = System.nanoTime();
                 platform.kill();
                 Thread.sleep(3000);
                 platform.start();
-                System.out.printf("ControlPlaneCrashIT: control plane killed and back in %.1f s%n", (System.nanoTime() - killed) / 1e9);
+                System.out.printf(
+                        "ControlPlaneCrashIT: control plane killed and back in %.1f s%n",
+                        (System.nanoTime() - killed) / 1e9);
 
-                assertThat(polystack.await("prod", id, Duration.ofMinutes(4))).as(() -> polystack.describe("prod", id)).isEqualTo("succeeded");
-                assertThat(polystack.nodeStatuses("prod", id)).containsOnly(
-                        Map.entry("app.a", "succeeded"), Map.entry("app.b", "succeeded"), Map.entry("app.c", "succeeded"),
-                        Map.entry("app.d", "succeeded"));
+                assertThat(polystack.await("prod", id, Duration.ofMinutes(4)))
+                        .as(() -> polystack.describe("prod", id))
+                        .isEqualTo("succeeded");
+                assertThat(polystack.nodeStatuses("prod", id))
+                        .containsOnly(
+                                Map.entry("app.a", "succeeded"),
+                                Map.entry("app.b", "succeeded"),
+                                Map.entry("app.c", "succeeded"),
+                                Map.entry("app.d", "succeeded"));
                 @SuppressWarnings("unchecked")
-                List<Map<String, Object>> nodes = (List<Map<String, Object>>) polystack.deployment("prod", id).get("nodes");
-                assertThat(nodes).as("no node was dispatched a second time").allSatisfy(n -> assertThat(n.get("attempt")).isEqualTo(1));
+                List<Map<String, Object>> nodes = (List<Map<String, Object>>)
+                        polystack.deployment("prod", id).get("nodes");
+                assertThat(nodes)
+                        .as("no node was dispatched a second time")
+                        .allSatisfy(n -> assertThat(n.get("attempt")).isEqualTo(1));
                 for (String resource : List.of("app.a", "app.b", "app.c", "app.d")) {
-                    List<Map<String, Object>> versions = polystack.api()
-                            .get("/api/v1/orgs/acme/projects/shop/envs/prod/state/thing/default/{id}/versions", resource)
-                            .then().log().ifValidationFails().statusCode(200).extract().jsonPath().getList("");
-                    assertThat(versions).as("state versions of %s: one apply, one write", resource).hasSize(1);
+                    List<Map<String, Object>> versions = polystack
+                            .api()
+                            .get(
+                                    "/api/v1/orgs/acme/projects/shop/envs/prod/state/thing/default/{id}/versions",
+                                    resource)
+                            .then()
+                            .log()
+                            .ifValidationFails()
+                            .statusCode(200)
+                            .extract()
+                            .jsonPath()
+                            .getList("");
+                    assertThat(versions)
+                            .as("state versions of %s: one apply, one write", resource)
+                            .hasSize(1);
                 }
                 assertThat(agent.log()).doesNotContain("lost its lease");
             }

@@ -31,11 +31,16 @@ final class ExternalPostgres implements AutoCloseable {
     ExternalPostgres start() throws IOException {
         boolean fresh = !Files.exists(dataDir.resolve("PG_VERSION"));
         Files.createDirectories(dataDir);
-        postgres = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).setPort(port)
-                .setServerConfig("listen_addresses", "127.0.0.1").setServerConfig("max_connections", "300").start();
+        postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(false)
+                .setPort(port)
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("max_connections", "300")
+                .start();
         if (fresh) {
             try (Connection connection = DriverManager.getConnection(url("postgres"), "postgres", "");
-                 Statement statement = connection.createStatement()) {
+                    Statement statement = connection.createStatement()) {
                 statement.execute("create database polystack");
             } catch (SQLException e) {
                 throw new IOException(e);
@@ -65,7 +70,8 @@ final class ExternalPostgres implements AutoCloseable {
 
     /** The settings that point a control plane at this database. */
     java.util.Map<String, String> environment() {
-        return java.util.Map.of("POLYSTACK_DB_URL", jdbcUrl(), "POLYSTACK_DB_USER", "postgres", "POLYSTACK_DB_PASSWORD", "");
+        return java.util.Map.of(
+                "POLYSTACK_DB_URL", jdbcUrl(), "POLYSTACK_DB_USER", "postgres", "POLYSTACK_DB_PASSWORD", "");
     }
 
     @Override

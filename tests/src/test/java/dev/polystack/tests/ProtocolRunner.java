@@ -24,8 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ProtocolRunner implements AutoCloseable {
 
     /** A job as this runner saw it. */
-    record Executed(ClaimedJob job, Instant claimed, Instant finished, String slot) {
-    }
+    record Executed(ClaimedJob job, Instant claimed, Instant finished, String slot) {}
 
     private final ControlPlane controlPlane;
     private final Duration work;
@@ -33,7 +32,8 @@ final class ProtocolRunner implements AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     final List<Executed> executed = new CopyOnWriteArrayList<>();
     /** Called with each job and the moment its claim returned. */
-    volatile java.util.function.BiConsumer<ClaimedJob, Instant> onClaim = (job, at) -> { };
+    volatile java.util.function.BiConsumer<ClaimedJob, Instant> onClaim = (job, at) -> {};
+
     final List<String> failures = new CopyOnWriteArrayList<>();
 
     private ProtocolRunner(ControlPlane controlPlane, Duration work) {
@@ -47,7 +47,8 @@ final class ProtocolRunner implements AutoCloseable {
     }
 
     static ProtocolRunner start(String url, String org, String runner, Path keyFile, int slots, Duration work) {
-        ProtocolRunner protocolRunner = new ProtocolRunner(new ControlPlane(URI.create(url), org, runner, "polystack", Keys.load(keyFile)), work);
+        ProtocolRunner protocolRunner = new ProtocolRunner(
+                new ControlPlane(URI.create(url), org, runner, "polystack", Keys.load(keyFile)), work);
         for (int i = 0; i < slots; i++) {
             Thread slot = new Thread(protocolRunner::loop, runner + "-slot-" + i);
             slot.setDaemon(true);
@@ -74,10 +75,20 @@ final class ProtocolRunner implements AutoCloseable {
                     Thread.sleep(work.toMillis());
                 }
                 String name = job.environment().env() + "-" + job.resource().id();
-                next = controlPlane.resultAndNext(job.jobId(), new JobResult("succeeded",
-                        Map.of("name", new JobResult.Output(com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
-                        List.of(), new JobResult.PlanSummary(1, 0, 0), null), !stopping.get());
-                executed.add(new Executed(job, at, Instant.now(), Thread.currentThread().getName()));
+                next = controlPlane.resultAndNext(
+                        job.jobId(),
+                        new JobResult(
+                                "succeeded",
+                                Map.of(
+                                        "name",
+                                        new JobResult.Output(
+                                                com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
+                                List.of(),
+                                new JobResult.PlanSummary(1, 0, 0),
+                                null),
+                        !stopping.get());
+                executed.add(new Executed(
+                        job, at, Instant.now(), Thread.currentThread().getName()));
             } catch (InterruptedException e) {
                 return;
             } catch (IOException e) {

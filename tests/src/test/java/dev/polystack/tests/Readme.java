@@ -1,6 +1,7 @@
 package dev.polystack.tests;
 
 import org.junit.jupiter.api.Assumptions;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,14 +15,16 @@ import java.util.stream.Stream;
 /** The README's marked bash blocks, as a reader pastes them, and the real OpenTofu or Terraform on the PATH. */
 final class Readme {
 
-    private Readme() {
-    }
+    private Readme() {}
 
     /** The bash block between {@code <!-- marker -->} and {@code <!-- /marker -->}. */
     static String block(String marker) throws IOException {
         String readme = Files.readString(PlatformProcess.repository().resolve("README.md"));
-        Matcher block = Pattern.compile("<!-- " + Pattern.quote(marker) + " -->\\s*```bash\\n(.*?)```\\s*<!-- /" + Pattern.quote(marker) + " -->",
-                Pattern.DOTALL).matcher(readme);
+        Matcher block = Pattern.compile(
+                        "<!-- " + Pattern.quote(marker) + " -->\\s*```bash\\n(.*?)```\\s*<!-- /" + Pattern.quote(marker)
+                                + " -->",
+                        Pattern.DOTALL)
+                .matcher(readme);
         if (!block.find()) {
             throw new AssertionError("README.md has no `" + marker + "` block");
         }
@@ -32,7 +35,9 @@ final class Readme {
     static Process bash(String script, Path dir, Map<String, String> environment, Path log) throws IOException {
         Path file = Files.createTempFile(dir, "readme-", ".sh");
         Files.writeString(file, script);
-        ProcessBuilder bash = new ProcessBuilder("bash", file.toString()).directory(dir.toFile()).redirectErrorStream(true)
+        ProcessBuilder bash = new ProcessBuilder("bash", file.toString())
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         bash.environment().putAll(environment);
         return bash.start();
@@ -41,9 +46,12 @@ final class Readme {
     /** {@code tofu} on the PATH, else {@code terraform}, as the agent looks for them. */
     static Optional<Path> realBinary() {
         String path = System.getenv("PATH");
-        return Stream.of("tofu", "terraform").flatMap(name -> path == null ? Stream.empty()
+        return Stream.of("tofu", "terraform")
+                .flatMap(name -> path == null
+                        ? Stream.empty()
                         : Stream.of(path.split(File.pathSeparator)).map(dir -> Path.of(dir, name)))
-                .filter(Files::isExecutable).findFirst();
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     /** The real binary; without one the calling test is skipped, saying so on the console (CI logs show it). */
@@ -52,7 +60,8 @@ final class Readme {
         if (binary.isEmpty()) {
             System.out.println("SKIPPED " + test + ": neither tofu nor terraform on the PATH");
         }
-        Assumptions.assumeTrue(binary.isPresent(), "neither tofu nor terraform on the PATH; install one to run " + test);
+        Assumptions.assumeTrue(
+                binary.isPresent(), "neither tofu nor terraform on the PATH; install one to run " + test);
         return binary.get();
     }
 
@@ -62,7 +71,8 @@ final class Readme {
      */
     static Path offlineCliConfig(Path dir) throws IOException {
         Path config = Files.createDirectories(dir).resolve("mirror.tfrc");
-        Files.writeString(config, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
+        Files.writeString(
+                config, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n");
         return config;
     }
 }

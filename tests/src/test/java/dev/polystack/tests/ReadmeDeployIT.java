@@ -31,55 +31,95 @@ class ReadmeDeployIT {
     void theDeployingSectionSucceedsAsWrittenWithOutputsFlowingBetweenResources() throws Exception {
         Path binary = Readme.realBinaryOrSkip("ReadmeDeployIT");
         Path home = Files.createDirectories(workspace.resolve("home"));
-        try (PlatformProcess platform = new PlatformProcess(home.resolve(".polystack"),
-                Map.of("POLYSTACK_BOOTSTRAP_ADMIN_TOKEN", ADMIN, "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN", "false")).start()) {
+        try (PlatformProcess platform = new PlatformProcess(
+                        home.resolve(".polystack"),
+                        Map.of(
+                                "POLYSTACK_BOOTSTRAP_ADMIN_TOKEN",
+                                ADMIN,
+                                "POLYSTACK_BOOTSTRAP_PRINT_ADMIN_TOKEN",
+                                "false"))
+                .start()) {
             url = platform.baseUrl();
-            Map<String, String> environment = Map.of("POLYSTACK_URL", platform.baseUrl(), "POLYSTACK_TOKEN", ADMIN,
-                    "HOME", home.toString());
+            Map<String, String> environment =
+                    Map.of("POLYSTACK_URL", platform.baseUrl(), "POLYSTACK_TOKEN", ADMIN, "HOME", home.toString());
             // the README's paths are relative to the repository: the reader's shell stands there
-            Files.createSymbolicLink(workspace.resolve("runner-agent"), PlatformProcess.repository().resolve("runner-agent"));
-            Files.createSymbolicLink(workspace.resolve("cli"), PlatformProcess.repository().resolve("cli"));
+            Files.createSymbolicLink(
+                    workspace.resolve("runner-agent"),
+                    PlatformProcess.repository().resolve("runner-agent"));
+            Files.createSymbolicLink(
+                    workspace.resolve("cli"), PlatformProcess.repository().resolve("cli"));
 
             Path walkthroughLog = workspace.resolve("walkthrough.log");
-            Process walkthrough = Readme.bash("set -euo pipefail\n" + Readme.block("walkthrough"), workspace, environment, walkthroughLog);
+            Process walkthrough = Readme.bash(
+                    "set -euo pipefail\n" + Readme.block("walkthrough"), workspace, environment, walkthroughLog);
             assertThat(walkthrough.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            assertThat(walkthrough.exitValue()).as(() -> "walkthrough:\n" + read(walkthroughLog)).isZero();
+            assertThat(walkthrough.exitValue())
+                    .as(() -> "walkthrough:\n" + read(walkthroughLog))
+                    .isZero();
 
             Path agentLog = workspace.resolve("agent.log");
             Process agent = Readme.bash("exec " + Readme.block("deploy-agent"), workspace, environment, agentLog);
             try {
                 // the walkthrough's functions and variables are the reader's shell's; the deploy block continues it
-                String walkthroughHead = Readme.block("walkthrough").lines().limit(3).reduce("", (a, b) -> a + b + "\n");
+                String walkthroughHead =
+                        Readme.block("walkthrough").lines().limit(3).reduce("", (a, b) -> a + b + "\n");
                 Path deployLog = workspace.resolve("deploy.log");
-                Process deploy = Readme.bash("set -euo pipefail\n" + walkthroughHead + Readme.block("deploy"), workspace, environment,
+                Process deploy = Readme.bash(
+                        "set -euo pipefail\n" + walkthroughHead + Readme.block("deploy"),
+                        workspace,
+                        environment,
                         deployLog);
                 boolean ended = deploy.waitFor(8, TimeUnit.MINUTES);
                 String output = read(deployLog);
-                assertThat(ended).as(() -> "the deploy block did not end:\n" + output + "\nagent:\n" + read(agentLog)).isTrue();
-                assertThat(deploy.exitValue()).as(() -> "deploy block:\n" + output + "\nagent:\n" + read(agentLog)).isZero();
+                assertThat(ended)
+                        .as(() -> "the deploy block did not end:\n" + output + "\nagent:\n" + read(agentLog))
+                        .isTrue();
+                assertThat(deploy.exitValue())
+                        .as(() -> "deploy block:\n" + output + "\nagent:\n" + read(agentLog))
+                        .isZero();
                 assertThat(output).contains("\"status\":\"succeeded\"");
 
                 String agentOutput = read(agentLog);
                 String product = binary.getFileName().toString().equals("tofu") ? "OpenTofu" : "Terraform";
-                assertThat(agentOutput).as("the agent names the binary it found").containsPattern(product + " \\d+\\.\\d+\\.\\d+ at `"
-                        + java.util.regex.Pattern.quote(binary.toString()) + "`");
+                assertThat(agentOutput)
+                        .as("the agent names the binary it found")
+                        .containsPattern(product + " \\d+\\.\\d+\\.\\d+ at `"
+                                + java.util.regex.Pattern.quote(binary.toString()) + "`");
 
                 // the vpc's subnet_id flowed into the database's inputs: read back from the stored state
-                JsonPath graph = api().queryParam("outputs", true).get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph").then().statusCode(200)
-                        .extract().jsonPath();
+                JsonPath graph = api().queryParam("outputs", true)
+                        .get("/api/v1/orgs/acme/projects/shop/envs/prod/resource-graph")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath();
                 String subnet = graph.getString("nodes.find { it.type == 'vpc' }.outputs.subnet_id");
                 assertThat(subnet).startsWith("subnet-").hasSizeGreaterThan("subnet-".length());
-                assertThat(graph.getString("nodes.find { it.type == 'postgres' }.outputs.host")).isEqualTo("prod-checkout.db.db.internal");
-                assertThat(graph.getInt("nodes.find { it.type == 'postgres' }.outputs.port")).isEqualTo(5432);
-                String versions = "/api/v1/orgs/acme/projects/shop/envs/prod/state/postgres/default/checkout.db/versions";
-                String latest = api().get(versions).then().statusCode(200).extract().path("[0].id");
-                assertThat(api().get(versions + "/" + latest).then().statusCode(200).extract().asString()).contains(subnet);
+                assertThat(graph.getString("nodes.find { it.type == 'postgres' }.outputs.host"))
+                        .isEqualTo("prod-checkout.db.db.internal");
+                assertThat(graph.getInt("nodes.find { it.type == 'postgres' }.outputs.port"))
+                        .isEqualTo(5432);
+                String versions =
+                        "/api/v1/orgs/acme/projects/shop/envs/prod/state/postgres/default/checkout.db/versions";
+                String latest =
+                        api().get(versions).then().statusCode(200).extract().path("[0].id");
+                assertThat(api().get(versions + "/" + latest)
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .asString())
+                        .contains(subnet);
 
                 // the CLI's twin of the deploy block: the same manifest again, waited for, with its outputs
                 Path cliLog = workspace.resolve("deploy-cli.log");
-                Process cli = Readme.bash("set -euo pipefail\n" + Readme.block("deploy-cli"), workspace, environment, cliLog);
-                assertThat(cli.waitFor(5, TimeUnit.MINUTES)).as(() -> "the deploy-cli block did not end:\n" + read(cliLog)).isTrue();
-                assertThat(cli.exitValue()).as(() -> "deploy-cli block:\n" + read(cliLog) + "\nagent:\n" + read(agentLog)).isZero();
+                Process cli =
+                        Readme.bash("set -euo pipefail\n" + Readme.block("deploy-cli"), workspace, environment, cliLog);
+                assertThat(cli.waitFor(5, TimeUnit.MINUTES))
+                        .as(() -> "the deploy-cli block did not end:\n" + read(cliLog))
+                        .isTrue();
+                assertThat(cli.exitValue())
+                        .as(() -> "deploy-cli block:\n" + read(cliLog) + "\nagent:\n" + read(agentLog))
+                        .isZero();
                 assertThat(read(cliLog)).contains("succeeded", "Outputs:", "prod-checkout.db.db.internal");
             } finally {
                 agent.destroy();

@@ -54,11 +54,20 @@ public class AuditEvent {
     @Column(nullable = false)
     private String outcome;
 
-    protected AuditEvent() {
-    }
+    protected AuditEvent() {}
 
-    AuditEvent(UUID orgId, String orgSlug, Instant occurredAt, UUID actorId, String actorName, String actorKind, String action, String method,
-               String target, String requestId, int status) {
+    AuditEvent(
+            UUID orgId,
+            String orgSlug,
+            Instant occurredAt,
+            UUID actorId,
+            String actorName,
+            String actorKind,
+            String action,
+            String method,
+            String target,
+            String requestId,
+            int status) {
         this.id = UUID.randomUUID();
         this.orgId = orgId;
         this.orgSlug = orgSlug;

@@ -73,21 +73,33 @@ public class AuditFilter {
             int status = response.getStatus();
             Runnable write = () -> {
                 try {
-                    UUID orgId = slug == null ? null : organizations.findId(slug).orElse(null);
+                    UUID orgId =
+                            slug == null ? null : organizations.findId(slug).orElse(null);
                     // a caller who is not a member learns nothing about the organization (404), and its
                     // attempts go to the instance-level log, where they cannot fill the organization's
-                    boolean member = orgId != null && caller != null
-                            && (caller.instanceAdmin() || members.roleOf(orgId, caller.principalId()).isPresent());
-                    audit.append(new AuditService.Entry(member ? orgId : null, slug, caller == null ? null : caller.principalId(),
+                    boolean member = orgId != null
+                            && caller != null
+                            && (caller.instanceAdmin()
+                                    || members.roleOf(orgId, caller.principalId())
+                                            .isPresent());
+                    audit.append(new AuditService.Entry(
+                            member ? orgId : null,
+                            slug,
+                            caller == null ? null : caller.principalId(),
                             caller == null ? "anonymous" : members.actorName(caller),
                             caller == null ? "anonymous" : caller.serviceUser() ? "service" : "user",
-                            action, method, finalTarget, requestId, status));
+                            action,
+                            method,
+                            finalTarget,
+                            requestId,
+                            status));
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "Could not write the audit event of %s %s", method, finalTarget);
                 }
             };
             if (Context.isOnEventLoopThread()) {
-                // Refused before reaching a worker thread (unauthenticated, throttled): the database must not block the event loop.
+                // Refused before reaching a worker thread (unauthenticated, throttled): the database must not block the
+                // event loop.
                 workers.execute(write);
             } else {
                 write.run();

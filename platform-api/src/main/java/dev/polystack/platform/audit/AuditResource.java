@@ -31,12 +31,25 @@ public class AuditResource {
     AuditService audit;
 
     @GET
-    @Operation(operationId = "listAuditEvents", summary = "The organization's audit log, newest first (platform engineers and owners)")
-    public Page<AuditEventView> list(@PathParam("org") String org, @QueryParam("actor") String actor,
-                                     @QueryParam("action") String action, @QueryParam("target") String target,
-                                     @QueryParam("from") String from, @QueryParam("to") String to, @BeanParam PageRequest page) {
-        return audit.list(access.require(org, Role.PLATFORM_ENGINEER), actor, action, target, instant(from, "from"),
-                instant(to, "to"), page);
+    @Operation(
+            operationId = "listAuditEvents",
+            summary = "The organization's audit log, newest first (platform engineers and owners)")
+    public Page<AuditEventView> list(
+            @PathParam("org") String org,
+            @QueryParam("actor") String actor,
+            @QueryParam("action") String action,
+            @QueryParam("target") String target,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @BeanParam PageRequest page) {
+        return audit.list(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                actor,
+                action,
+                target,
+                instant(from, "from"),
+                instant(to, "to"),
+                page);
     }
 
     static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");

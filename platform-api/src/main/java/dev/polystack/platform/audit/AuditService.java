@@ -28,9 +28,17 @@ public class AuditService {
     Clock clock;
 
     /** The one piece of an event the HTTP layer knows. */
-    public record Entry(UUID orgId, String orgSlug, UUID actorId, String actorName, String actorKind, String action, String method,
-                        String target, String requestId, int status) {
-    }
+    public record Entry(
+            UUID orgId,
+            String orgSlug,
+            UUID actorId,
+            String actorName,
+            String actorKind,
+            String action,
+            String method,
+            String target,
+            String requestId,
+            int status) {}
 
     /** An event in the caller's transaction: it is kept only if what it records is. */
     @Transactional(Transactional.TxType.MANDATORY)
@@ -40,14 +48,24 @@ public class AuditService {
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void append(Entry entry) {
-        entityManager.persist(new AuditEvent(entry.orgId(), entry.orgSlug(), clock.instant(), entry.actorId(), entry.actorName(), entry.actorKind(),
-                entry.action(), entry.method(), entry.target(), entry.requestId(), entry.status()));
+        entityManager.persist(new AuditEvent(
+                entry.orgId(),
+                entry.orgSlug(),
+                clock.instant(),
+                entry.actorId(),
+                entry.actorName(),
+                entry.actorKind(),
+                entry.action(),
+                entry.method(),
+                entry.target(),
+                entry.requestId(),
+                entry.status()));
     }
 
     /** An organization's log. Filters: actor name, action, target prefix, time range; newest first. */
     @Transactional
-    public Page<AuditEventView> list(OrgScope scope, String actor, String action, String target, Instant from, Instant to,
-                                     PageRequest page) {
+    public Page<AuditEventView> list(
+            OrgScope scope, String actor, String action, String target, Instant from, Instant to, PageRequest page) {
         StringBuilder jpql = new StringBuilder("select e from AuditEvent e where e.orgId = :org");
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("org", scope.orgId());
@@ -59,8 +77,8 @@ public class AuditService {
      * callers who are not its members. The same filters, and the organization's slug.
      */
     @Transactional
-    public Page<AuditEventView> listInstance(String org, String actor, String action, String target, Instant from, Instant to,
-                                             PageRequest page) {
+    public Page<AuditEventView> listInstance(
+            String org, String actor, String action, String target, Instant from, Instant to, PageRequest page) {
         StringBuilder jpql = new StringBuilder("select e from AuditEvent e where e.orgId is null");
         Map<String, Object> parameters = new LinkedHashMap<>();
         if (org != null) {
@@ -70,8 +88,15 @@ public class AuditService {
         return list(jpql, parameters, actor, action, target, from, to, page);
     }
 
-    private Page<AuditEventView> list(StringBuilder jpql, Map<String, Object> parameters, String actor, String action, String target,
-                                      Instant from, Instant to, PageRequest page) {
+    private Page<AuditEventView> list(
+            StringBuilder jpql,
+            Map<String, Object> parameters,
+            String actor,
+            String action,
+            String target,
+            Instant from,
+            Instant to,
+            PageRequest page) {
         int limit = page.limit();
         if (actor != null) {
             jpql.append(" and e.actorName = :actor");
@@ -83,7 +108,8 @@ public class AuditService {
         }
         if (target != null) {
             jpql.append(" and e.target like :target");
-            parameters.put("target", target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            parameters.put(
+                    "target", target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
         }
         if (from != null) {
             jpql.append(" and e.occurredAt >= :from");
@@ -100,7 +126,8 @@ public class AuditService {
             jpql.append(" and (e.occurredAt < :afterTime or (e.occurredAt = :afterTime and e.id < :afterId))");
         }
         jpql.append(" order by e.occurredAt desc, e.id desc");
-        TypedQuery<AuditEvent> query = entityManager.createQuery(jpql.toString(), AuditEvent.class).setMaxResults(limit + 1);
+        TypedQuery<AuditEvent> query =
+                entityManager.createQuery(jpql.toString(), AuditEvent.class).setMaxResults(limit + 1);
         parameters.forEach(query::setParameter);
         List<AuditEvent> rows = new ArrayList<>(query.getResultList());
         return Page.of(rows, limit, e -> e.occurredAt() + "|" + e.id(), AuditEventView::of);

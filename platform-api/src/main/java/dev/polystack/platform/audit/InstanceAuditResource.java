@@ -27,11 +27,19 @@ public class InstanceAuditResource {
     AuditService audit;
 
     @GET
-    @Operation(operationId = "listInstanceAuditEvents", summary = "The instance-level audit log, newest first (instance administrators):"
-            + " attempts on organizations by callers who are not their members, and calls outside any organization")
-    public Page<AuditEventView> list(@QueryParam("org") String org, @QueryParam("actor") String actor,
-                                     @QueryParam("action") String action, @QueryParam("target") String target,
-                                     @QueryParam("from") String from, @QueryParam("to") String to, @BeanParam PageRequest page) {
+    @Operation(
+            operationId = "listInstanceAuditEvents",
+            summary =
+                    "The instance-level audit log, newest first (instance administrators):"
+                            + " attempts on organizations by callers who are not their members, and calls outside any organization")
+    public Page<AuditEventView> list(
+            @QueryParam("org") String org,
+            @QueryParam("actor") String actor,
+            @QueryParam("action") String action,
+            @QueryParam("target") String target,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @BeanParam PageRequest page) {
         access.requireInstanceAdmin();
         return audit.listInstance(org, actor, action, target, instant(from, "from"), instant(to, "to"), page);
     }

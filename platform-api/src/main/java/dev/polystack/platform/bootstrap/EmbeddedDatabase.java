@@ -49,9 +49,11 @@ final class EmbeddedDatabase implements AutoCloseable {
                     .start();
             return new EmbeddedDatabase(postgres);
         } catch (IOException | IllegalStateException e) {
-            throw new IllegalStateException("Could not start the embedded PostgreSQL in " + clusterDir + ": " + e.getMessage()
-                    + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
-                    + " to keep the embedded cluster elsewhere.", e);
+            throw new IllegalStateException(
+                    "Could not start the embedded PostgreSQL in " + clusterDir + ": " + e.getMessage()
+                            + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
+                            + " to keep the embedded cluster elsewhere.",
+                    e);
         }
     }
 
@@ -69,22 +71,28 @@ final class EmbeddedDatabase implements AutoCloseable {
         try {
             pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
         } catch (IOException | RuntimeException e) {
-            return;  // unreadable: PostgreSQL itself decides whether the lock is stale
+            return; // unreadable: PostgreSQL itself decides whether the lock is stale
         }
         Optional<ProcessHandle> orphan = ProcessHandle.of(pid)
                 .filter(p -> p.info().command().map(c -> c.contains("postgres")).orElse(false));
         if (orphan.isEmpty()) {
-            return;  // stale lock file: PostgreSQL removes it on start
+            return; // stale lock file: PostgreSQL removes it on start
         }
-        LOG.warnf("The embedded PostgreSQL of a previous run (pid %d) is still running, probably because Polystack was killed;"
-                + " stopping it", pid);
+        LOG.warnf(
+                "The embedded PostgreSQL of a previous run (pid %d) is still running, probably because Polystack was killed;"
+                        + " stopping it",
+                pid);
         try {
-            new ProcessBuilder("kill", "-INT", Long.toString(pid)).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-INT", Long.toString(pid))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
             orphan.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            LOG.warnf("Could not stop the PostgreSQL of the previous run (pid %d): %s; killing it", pid, e.getMessage());
+            LOG.warnf(
+                    "Could not stop the PostgreSQL of the previous run (pid %d): %s; killing it", pid, e.getMessage());
             orphan.get().destroyForcibly();
         }
     }

@@ -61,7 +61,9 @@ public class MemoryReturn {
         return !interval.isZero() && !interval.isNegative();
     }
 
-    @Scheduled(every = "${polystack.memory.idle-gc-interval:20s}", delayed = "${polystack.memory.idle-gc-interval:20s}",
+    @Scheduled(
+            every = "${polystack.memory.idle-gc-interval:20s}",
+            delayed = "${polystack.memory.idle-gc-interval:20s}",
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void returnIdleHeap() {
         if (!enabled()) {
@@ -72,9 +74,11 @@ public class MemoryReturn {
         if (shouldCollect(collectionsSeen, collections, heap.getCommitted(), heap.getUsed(), committedAfterReturn)) {
             long before = heap.getCommitted();
             System.gc();
-            committedAfterReturn = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
-            LOG.debugf("Idle: returned %d MiB of heap (%d MiB committed now)", (before - committedAfterReturn) >> 20,
-                    committedAfterReturn >> 20);
+            committedAfterReturn =
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+            LOG.debugf(
+                    "Idle: returned %d MiB of heap (%d MiB committed now)",
+                    (before - committedAfterReturn) >> 20, committedAfterReturn >> 20);
             collections = collections();
         }
         collectionsSeen = collections;
@@ -85,8 +89,11 @@ public class MemoryReturn {
      * a heap that grew since the last return (an idle process with a large live set is collected once, not
      * every interval).
      */
-    static boolean shouldCollect(long collectionsBefore, long collectionsNow, long committed, long used, long committedAfterReturn) {
-        return collectionsBefore >= 0 && collectionsNow == collectionsBefore && committed - used > WORTH_RETURNING
+    static boolean shouldCollect(
+            long collectionsBefore, long collectionsNow, long committed, long used, long committedAfterReturn) {
+        return collectionsBefore >= 0
+                && collectionsNow == collectionsBefore
+                && committed - used > WORTH_RETURNING
                 && committed > committedAfterReturn;
     }
 

@@ -12,14 +12,15 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 @QuarkusMain
 public final class PolystackMain {
 
-    private PolystackMain() {
-    }
+    private PolystackMain() {}
 
     public static void main(String... args) {
         StartupSettings settings = StartupSettings.fromEnvironment();
         RouterProblems.takeOverUriValidation();
         String issuer = System.getenv("POLYSTACK_OIDC_ISSUER");
-        if (issuer != null && !issuer.isBlank() && System.getProperty("polystack.oidc.enabled") == null
+        if (issuer != null
+                && !issuer.isBlank()
+                && System.getProperty("polystack.oidc.enabled") == null
                 && System.getenv("POLYSTACK_OIDC_ENABLED") == null) {
             System.setProperty("polystack.oidc.enabled", "true");
         }

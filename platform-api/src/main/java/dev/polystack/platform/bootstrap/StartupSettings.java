@@ -18,7 +18,8 @@ record StartupSettings(Path dataDir, Optional<String> externalDatabaseUrl, Optio
         return new StartupSettings(
                 dataDir.toAbsolutePath().normalize(),
                 setting("polystack.db.url", "POLYSTACK_DB_URL"),
-                setting("polystack.embedded-db.dir", "POLYSTACK_EMBEDDED_DB_DIR").map(Path::of));
+                setting("polystack.embedded-db.dir", "POLYSTACK_EMBEDDED_DB_DIR")
+                        .map(Path::of));
     }
 
     private static Optional<String> setting(String property, String environmentVariable) {

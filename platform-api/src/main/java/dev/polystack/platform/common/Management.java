@@ -18,8 +18,7 @@ public class Management {
     @Column(name = "is_protected", nullable = false)
     private boolean protect;
 
-    protected Management() {
-    }
+    protected Management() {}
 
     private Management(String managedBy, boolean protect) {
         this.managedBy = managedBy;

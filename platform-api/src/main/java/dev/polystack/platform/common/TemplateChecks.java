@@ -18,8 +18,7 @@ import java.util.Map;
 /** Checks the placeholders in configuration documents with the rules engine, as 400 problems. */
 public final class TemplateChecks {
 
-    private TemplateChecks() {
-    }
+    private TemplateChecks() {}
 
     /**
      * Checks every template in each top-level value of {@code document}; with {@code dependencies} given,
@@ -34,19 +33,24 @@ public final class TemplateChecks {
         boolean syntax = false;
         if (document != null && document.isObject()) {
             for (Map.Entry<String, JsonNode> entry : document.properties()) {
-                String pointer = "/" + field + "/" + entry.getKey().replace("~", "~0").replace("/", "~1");
+                String pointer =
+                        "/" + field + "/" + entry.getKey().replace("~", "~0").replace("/", "~1");
                 List<Problem> problems = new ArrayList<>();
                 List<Placeholders.Found> templates = Placeholders.scan(entry.getValue(), "", usage, problems);
                 syntax |= !problems.isEmpty();
                 for (Placeholders.Found found : templates) {
                     for (Segment.Placeholder placeholder : found.template().placeholders()) {
                         var reference = placeholder.reference();
-                        if (dependencies == null || !"resources".equals(reference.root()) || reference.fieldAt(0) == null) {
+                        if (dependencies == null
+                                || !"resources".equals(reference.root())
+                                || reference.fieldAt(0) == null) {
                             continue;
                         }
                         ResourceTypeSpec type = dependencies.get(reference.fieldAt(0));
-                        String problem = type == null ? "`${" + reference.text() + "}` names no dependency; declare `"
-                                + reference.fieldAt(0) + "` in dependencies" : OutputReferences.problem(reference, type);
+                        String problem = type == null
+                                ? "`${" + reference.text() + "}` names no dependency; declare `" + reference.fieldAt(0)
+                                        + "` in dependencies"
+                                : OutputReferences.problem(reference, type);
                         if (problem != null) {
                             problems.add(new Problem(found.path(), problem));
                         }
@@ -57,8 +61,14 @@ public final class TemplateChecks {
         }
         if (!errors.isEmpty()) {
             // a template that cannot be read is a bad request; one that names what does not exist does not fit
-            throw new PlatformException(syntax || dependencies == null ? ProblemType.VALIDATION : ProblemType.UNPROCESSABLE,
-                    String.join("; ", errors.stream().map(e -> e.pointer() + ": " + e.detail()).toList()), errors);
+            throw new PlatformException(
+                    syntax || dependencies == null ? ProblemType.VALIDATION : ProblemType.UNPROCESSABLE,
+                    String.join(
+                            "; ",
+                            errors.stream()
+                                    .map(e -> e.pointer() + ": " + e.detail())
+                                    .toList()),
+                    errors);
         }
     }
 }

@@ -24,8 +24,7 @@ public abstract class VersionedEntity {
     @Version
     private long version;
 
-    protected VersionedEntity() {
-    }
+    protected VersionedEntity() {}
 
     protected VersionedEntity(Instant now) {
         this.id = UUID.randomUUID();

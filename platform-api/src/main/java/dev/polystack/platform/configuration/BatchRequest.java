@@ -7,5 +7,5 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /** Configuration changes made together or not at all, in the order given. */
-public record BatchRequest(@NotNull @Size(min = 1, max = 1000) List<@Valid @NotNull BatchChange> changes) {
-}
+public record BatchRequest(
+        @NotNull @Size(min = 1, max = 1000) List<@Valid @NotNull BatchChange> changes) {}

@@ -58,51 +58,84 @@ import java.util.UUID;
 @ApplicationScoped
 public class ConfigurationBatch {
 
-    static final String PATHS = "/env-types[/ID], /resource-types[/ID], /providers[/TYPE/ID], /modules[/ID], /module-rules[/ID],"
-            + " /runners[/ID], /runner-rules[/ID], /projects[/ID], /projects/PROJECT/envs[/ID] (an environment is deleted on its own: that may"
-            + " destroy its resources)";
+    static final String PATHS =
+            "/env-types[/ID], /resource-types[/ID], /providers[/TYPE/ID], /modules[/ID], /module-rules[/ID],"
+                    + " /runners[/ID], /runner-rules[/ID], /projects[/ID], /projects/PROJECT/envs[/ID] (an environment is deleted on its own: that may"
+                    + " destroy its resources)";
 
     @Inject
     AccessService access;
+
     @Inject
     EnvTypeService envTypes;
+
     @Inject
     ResourceTypeService resourceTypes;
+
     @Inject
     ProviderService providers;
+
     @Inject
     ModuleService modules;
+
     @Inject
     ModuleRuleService moduleRules;
+
     @Inject
     RunnerService runners;
+
     @Inject
     RunnerRuleService runnerRules;
+
     @Inject
     ProjectService projects;
+
     @Inject
     EnvironmentService environments;
+
     @Inject
     AuditService audit;
+
     @Inject
     MemberService members;
+
     @Inject
     ObjectMapper json;
+
     @Inject
     Validator validator;
 
     /** How each collection's objects are named in operation ids (createEnvType, manageModuleRule, …). */
-    private static final Map<String, String> KINDS = Map.of("env-types", "EnvType", "resource-types", "ResourceType",
-            "providers", "Provider", "modules", "Module", "module-rules", "ModuleRule", "runners", "Runner",
-            "runner-rules", "RunnerRule", "projects", "Project", "envs", "Environment");
-    private static final Map<String, String> VERBS = Map.of("POST", "create", "PUT", "update", "PATCH", "manage", "DELETE", "delete");
+    private static final Map<String, String> KINDS = Map.of(
+            "env-types",
+            "EnvType",
+            "resource-types",
+            "ResourceType",
+            "providers",
+            "Provider",
+            "modules",
+            "Module",
+            "module-rules",
+            "ModuleRule",
+            "runners",
+            "Runner",
+            "runner-rules",
+            "RunnerRule",
+            "projects",
+            "Project",
+            "envs",
+            "Environment");
+
+    private static final Map<String, String> VERBS =
+            Map.of("POST", "create", "PUT", "update", "PATCH", "manage", "DELETE", "delete");
 
     @Transactional
     public List<BatchResult> apply(String org, List<BatchChange> changes, String requestId) {
         List<BatchResult> results = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {
             BatchChange change = changes.get(i);
-            String context = "change " + i + " (" + change.method() + " " + change.path() + ") failed, so the batch changed nothing";
+            String context = "change " + i + " (" + change.method() + " " + change.path()
+                    + ") failed, so the batch changed nothing";
             BatchResult result;
             try {
                 result = apply(org, change);
@@ -110,8 +143,11 @@ public class ConfigurationBatch {
                 throw e.within("/changes/" + i + "/body", context);
             }
             if (result == null) {
-                throw PlatformException.unprocessable("/changes/" + i + "/path", "`" + change.method() + " " + change.path()
-                        + "` is not a change a batch makes; the paths are " + PATHS).within("", context);
+                throw PlatformException.unprocessable(
+                                "/changes/" + i + "/path",
+                                "`" + change.method() + " " + change.path()
+                                        + "` is not a change a batch makes; the paths are " + PATHS)
+                        .within("", context);
             }
             results.add(result);
         }
@@ -134,10 +170,21 @@ public class ConfigurationBatch {
             String kind = KINDS.get(p.length >= 3 ? p[2] : p[0]);
             String target = "/api/v1/orgs/" + scope.orgSlug() + "/" + String.join("/", p);
             if (result.status() == 201 && result.body() != null && result.body().hasNonNull("id")) {
-                target += "/" + (kind.equals("Provider") ? result.body().path("provider_type").asText() + "/" : "") + result.body().path("id").asText();
+                target += "/"
+                        + (kind.equals("Provider")
+                                ? result.body().path("provider_type").asText() + "/"
+                                : "") + result.body().path("id").asText();
             }
-            audit.appendWithin(new AuditService.Entry(scope.orgId(), scope.orgSlug(), caller.principalId(), actor,
-                    caller.serviceUser() ? "service" : "user", VERBS.get(change.method()) + kind, change.method(), target, requestId,
+            audit.appendWithin(new AuditService.Entry(
+                    scope.orgId(),
+                    scope.orgSlug(),
+                    caller.principalId(),
+                    actor,
+                    caller.serviceUser() ? "service" : "user",
+                    VERBS.get(change.method()) + kind,
+                    change.method(),
+                    target,
+                    requestId,
                     result.status()));
         }
     }
@@ -248,8 +295,7 @@ public class ConfigurationBatch {
                     return ok(environments.update(scope, p[1], p[3], request, request.version()));
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
         return null;
     }

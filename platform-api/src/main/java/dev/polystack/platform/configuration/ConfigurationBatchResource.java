@@ -27,14 +27,17 @@ public class ConfigurationBatchResource {
     ConfigurationBatch batch;
 
     /** What each change answered, in order. */
-    public record BatchResponse(List<BatchResult> results) {
-    }
+    public record BatchResponse(List<BatchResult> results) {}
 
     @POST
-    @Operation(operationId = "applyConfigurationBatch", summary = "Make several configuration changes in one transaction: each is the"
-            + " create, update, PATCH or delete call its method and path name, with that call's role and checks; if one fails, none is made"
-            + " (the problem points at it). Environments are deleted one at a time, not here")
-    public BatchResponse apply(@PathParam("org") String org, @Valid @NotNull BatchRequest request, @Context HttpHeaders headers) {
-        return new BatchResponse(batch.apply(org, request.changes(), headers.getHeaderString(Problems.REQUEST_ID_HEADER)));
+    @Operation(
+            operationId = "applyConfigurationBatch",
+            summary = "Make several configuration changes in one transaction: each is the"
+                    + " create, update, PATCH or delete call its method and path name, with that call's role and checks; if one fails, none is made"
+                    + " (the problem points at it). Environments are deleted one at a time, not here")
+    public BatchResponse apply(
+            @PathParam("org") String org, @Valid @NotNull BatchRequest request, @Context HttpHeaders headers) {
+        return new BatchResponse(
+                batch.apply(org, request.changes(), headers.getHeaderString(Problems.REQUEST_ID_HEADER)));
     }
 }

@@ -18,7 +18,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Where the encryption keys come from: {@code POLYSTACK_ENCRYPTION_KEY} (base64 of 32 bytes) when set,
@@ -40,7 +39,9 @@ public class EncryptionKeys {
         if (currentId < 1 || currentId > 255) {
             throw new IllegalStateException("polystack.encryption.key-id must be between 1 and 255");
         }
-        keys.put(currentId, decode(config.key().orElseGet(() -> generatedKey(polystack.dataDir())), "polystack.encryption.key"));
+        keys.put(
+                currentId,
+                decode(config.key().orElseGet(() -> generatedKey(polystack.dataDir())), "polystack.encryption.key"));
         List<String> previous = config.previousKeys().orElse(List.of());
         for (int i = 0; i < previous.size(); i++) {
             // previous keys take the ids just below the current one, newest last
@@ -81,8 +82,9 @@ public class EncryptionKeys {
             LOG.infof("Generated an encryption key in %s; back it up, encrypted data cannot be read without it", file);
             return key;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not read or create the encryption key " + file
-                    + "; set POLYSTACK_ENCRYPTION_KEY instead", e);
+            throw new UncheckedIOException(
+                    "could not read or create the encryption key " + file + "; set POLYSTACK_ENCRYPTION_KEY instead",
+                    e);
         }
     }
 }

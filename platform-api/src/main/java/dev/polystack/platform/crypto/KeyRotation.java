@@ -22,18 +22,24 @@ public class KeyRotation {
     private static final int BATCH = 200;
 
     /** A sealed column, and the associated data each of its values was sealed with (as SQL over the row). */
-    private record SealedColumn(String table, String column, String binding) {
-    }
+    private record SealedColumn(String table, String column, String binding) {}
 
     private static final List<SealedColumn> COLUMNS = List.of(
             new SealedColumn("provider", "secret_configuration", "'provider:' || t.id"),
             new SealedColumn("module_version", "secret_inputs", "'module-version:' || t.id"),
             new SealedColumn("deployment_node", "resolved", "'node:' || t.id"),
-            new SealedColumn("active_resource", "resolved",
+            new SealedColumn(
+                    "active_resource",
+                    "resolved",
                     "'resolved:' || t.environment_id || ':' || t.res_type || '/' || t.res_class || '/' || t.res_id"),
-            new SealedColumn("active_resource", "outputs",
+            new SealedColumn(
+                    "active_resource",
+                    "outputs",
                     "'outputs:' || t.environment_id || ':' || t.res_type || '/' || t.res_class || '/' || t.res_id"),
-            new SealedColumn("state_version", "content", "'state:' || t.environment_id || ':' || t.resource_key || ':' || t.id"));
+            new SealedColumn(
+                    "state_version",
+                    "content",
+                    "'state:' || t.environment_id || ':' || t.resource_key || ':' || t.id"));
 
     @Inject
     EntityManager entityManager;
@@ -67,15 +73,21 @@ public class KeyRotation {
 
     private int batch(SealedColumn column) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery("select t.id, t." + column.column() + ", " + column.binding()
-                        + " from " + column.table() + " t where t." + column.column() + " is not null and get_byte(t." + column.column()
+        List<Object[]> rows = entityManager
+                .createNativeQuery("select t.id, t." + column.column() + ", " + column.binding()
+                        + " from " + column.table() + " t where t." + column.column() + " is not null and get_byte(t."
+                        + column.column()
                         + ", 1) <> ?1 limit " + BATCH + " for update skip locked")
-                .setParameter(1, secretBox.currentKeyId()).getResultList();
+                .setParameter(1, secretBox.currentKeyId())
+                .getResultList();
         for (Object[] row : rows) {
             String binding = (String) row[2];
             byte[] opened = secretBox.open((byte[]) row[1], binding);
-            entityManager.createNativeQuery("update " + column.table() + " set " + column.column() + " = ?1 where id = ?2")
-                    .setParameter(1, secretBox.seal(opened, binding)).setParameter(2, (UUID) row[0]).executeUpdate();
+            entityManager
+                    .createNativeQuery("update " + column.table() + " set " + column.column() + " = ?1 where id = ?2")
+                    .setParameter(1, secretBox.seal(opened, binding))
+                    .setParameter(2, (UUID) row[0])
+                    .executeUpdate();
         }
         return rows.size();
     }

@@ -41,7 +41,11 @@ public final class SecretBox {
             cipher.updateAAD(associatedData.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             byte[] ciphertext = cipher.doFinal(plaintext);
             return ByteBuffer.allocate(2 + NONCE_BYTES + ciphertext.length)
-                    .put(FORMAT).put((byte) currentKeyId).put(nonce).put(ciphertext).array();
+                    .put(FORMAT)
+                    .put((byte) currentKeyId)
+                    .put(nonce)
+                    .put(ciphertext)
+                    .array();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("encryption failed", e);
         }

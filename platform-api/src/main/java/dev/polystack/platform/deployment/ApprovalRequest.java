@@ -12,8 +12,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  *                    decision on any other plan is refused with 409
  */
 @Schema(name = "ApprovalRequest")
-public record ApprovalRequest(@NotNull @Pattern(regexp = "approve|reject", message = "must be approve or reject")
-                              @Schema(enumeration = {"approve", "reject"}) String decision,
-                              @Size(max = 2000) String comment,
-                              @Size(max = 100) String fingerprint) {
-}
+public record ApprovalRequest(
+        @NotNull
+        @Pattern(regexp = "approve|reject", message = "must be approve or reject")
+        @Schema(enumeration = {"approve", "reject"})
+        String decision,
+
+        @Size(max = 2000) String comment,
+        @Size(max = 100) String fingerprint) {}

@@ -39,31 +39,55 @@ public class ApprovalResource {
 
     @POST
     @Path("/projects/{project}/envs/{env}/deployments/{id}/approvals")
-    @Operation(operationId = "decideApproval", summary = "Approve or reject the plan of a deployment that waits for approval"
-            + " (members whose role the environment type's approval policy names; not the deployment's author unless it allows)")
-    @APIResponse(responseCode = "201", description = "The decision; with enough approvals the deployment applies",
+    @Operation(
+            operationId = "decideApproval",
+            summary =
+                    "Approve or reject the plan of a deployment that waits for approval"
+                            + " (members whose role the environment type's approval policy names; not the deployment's author unless it allows)")
+    @APIResponse(
+            responseCode = "201",
+            description = "The decision; with enough approvals the deployment applies",
             content = @Content(schema = @Schema(implementation = ApprovalView.class)))
     @APIResponse(responseCode = "403", description = "Your role may not decide here, or you started the deployment")
-    @APIResponse(responseCode = "409", description = "It does not wait for approval, you decided already, you reviewed another"
-            + " plan, or the plan is stale (a planned resource's state or inputs moved; the deployment then fails, plan again)")
-    public Response decide(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                           @PathParam("id") UUID id, @Valid @NotNull ApprovalRequest request, @Context UriInfo uriInfo) {
+    @APIResponse(
+            responseCode = "409",
+            description =
+                    "It does not wait for approval, you decided already, you reviewed another"
+                            + " plan, or the plan is stale (a planned resource's state or inputs moved; the deployment then fails, plan again)")
+    public Response decide(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("id") UUID id,
+            @Valid @NotNull ApprovalRequest request,
+            @Context UriInfo uriInfo) {
         ApprovalView approval = approvals.decide(access.require(org, Role.VIEWER), project, env, id, request);
-        return Response.created(uriInfo.getAbsolutePathBuilder().path(approval.id().toString()).build()).entity(approval).build();
+        return Response.created(uriInfo.getAbsolutePathBuilder()
+                        .path(approval.id().toString())
+                        .build())
+                .entity(approval)
+                .build();
     }
 
     @GET
     @Path("/projects/{project}/envs/{env}/deployments/{id}/approvals")
-    @Operation(operationId = "listApprovals", summary = "The decisions on a deployment's plan, oldest first (viewers and up)")
-    public List<ApprovalView> list(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                                   @PathParam("id") UUID id) {
+    @Operation(
+            operationId = "listApprovals",
+            summary = "The decisions on a deployment's plan, oldest first (viewers and up)")
+    public List<ApprovalView> list(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("id") UUID id) {
         return approvals.list(access.require(org, Role.VIEWER), project, env, id);
     }
 
     @GET
     @Path("/approvals")
-    @Operation(operationId = "listPendingApprovals", summary = "Deployments that wait for your approval: your role may decide, someone"
-            + " else started them, and you have not decided yet (viewers and up; oldest first, at most 200)")
+    @Operation(
+            operationId = "listPendingApprovals",
+            summary = "Deployments that wait for your approval: your role may decide, someone"
+                    + " else started them, and you have not decided yet (viewers and up; oldest first, at most 200)")
     public List<PendingApprovalView> pending(@PathParam("org") String org) {
         return approvals.waitingFor(access.require(org, Role.VIEWER));
     }

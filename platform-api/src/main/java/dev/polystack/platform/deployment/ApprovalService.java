@@ -72,12 +72,12 @@ public class ApprovalService {
     Clock clock;
 
     /** What a decision did; {@code stale} says why the plan could not be approved any more. */
-    private record Outcome(ApprovalView approval, Optional<UUID> next, String stale) {
-    }
+    private record Outcome(ApprovalView approval, Optional<UUID> next, String stale) {}
 
     /** Records a decision; the deployment applies when it has enough approvals, and ends when rejected. */
     public ApprovalView decide(OrgScope scope, String project, String env, UUID deploymentId, ApprovalRequest request) {
-        Outcome outcome = QuarkusTransaction.requiringNew().call(() -> decideLocked(scope, project, env, deploymentId, request));
+        Outcome outcome =
+                QuarkusTransaction.requiringNew().call(() -> decideLocked(scope, project, env, deploymentId, request));
         engine.advance(outcome.next());
         if (outcome.stale() != null) {
             throw PlatformException.conflict("the plan of deployment " + deploymentId + " is stale: " + outcome.stale()
@@ -86,57 +86,85 @@ public class ApprovalService {
         return outcome.approval();
     }
 
-    private Outcome decideLocked(OrgScope scope, String project, String env, UUID deploymentId, ApprovalRequest request) {
+    private Outcome decideLocked(
+            OrgScope scope, String project, String env, UUID deploymentId, ApprovalRequest request) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         environments.lock(environment.id());
-        Deployment deployment = deployments.find(environment.id(), deploymentId)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        Deployment deployment = deployments
+                .find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound(
+                        "deployment `" + deploymentId + "` of `" + environment.path() + "`"));
         deployment = deployments.lock(deployment.id());
         if (deployment.status() != DeploymentStatus.AWAITING_APPROVAL) {
             throw PlatformException.conflict("deployment " + deploymentId + " does not wait for approval (it is "
-                    + deployment.status().wireName() + (deployment.approvalState() == null ? "" : ", approval "
-                    + deployment.approvalState().wireName()) + ")");
+                    + deployment.status().wireName()
+                    + (deployment.approvalState() == null
+                            ? ""
+                            : ", approval " + deployment.approvalState().wireName()) + ")");
         }
         ApprovalPolicy policy = ApprovalPolicy.fromJson(deployment.approval());
         if (!policy.allows(scope.role())) {
-            throw new PlatformException(ProblemType.FORBIDDEN, "only members with the role " + policy.approvers().stream().map(Role::wireName)
-                    .collect(Collectors.joining(" or ")) + " may decide on deployments of environment type `" + environment.envType()
-                    + "`; yours is " + scope.role().wireName());
+            throw new PlatformException(
+                    ProblemType.FORBIDDEN,
+                    "only members with the role "
+                            + policy.approvers().stream().map(Role::wireName).collect(Collectors.joining(" or "))
+                            + " may decide on deployments of environment type `" + environment.envType()
+                            + "`; yours is " + scope.role().wireName());
         }
         UUID caller = scope.caller().principalId();
         if (!policy.allowSelfApproval() && caller.equals(deployment.createdBy())) {
-            throw new PlatformException(ProblemType.FORBIDDEN, "you started this deployment; another member must approve or reject it");
+            throw new PlatformException(
+                    ProblemType.FORBIDDEN, "you started this deployment; another member must approve or reject it");
         }
         if (decisions(deployment.id()).stream().anyMatch(a -> a.userId().equals(caller))) {
             throw PlatformException.conflict("you have already decided on deployment " + deploymentId);
         }
         if (request.fingerprint() != null && !request.fingerprint().equals(deployment.planFingerprint())) {
-            throw PlatformException.conflict("you reviewed plan " + request.fingerprint() + ", but deployment " + deploymentId
-                    + " waits with plan " + deployment.planFingerprint() + "; review that plan");
+            throw PlatformException.conflict("you reviewed plan " + request.fingerprint() + ", but deployment "
+                    + deploymentId + " waits with plan " + deployment.planFingerprint() + "; review that plan");
         }
         Instant now = clock.instant();
-        String comment = request.comment() == null || request.comment().isBlank() ? null : request.comment().strip();
+        String comment = request.comment() == null || request.comment().isBlank()
+                ? null
+                : request.comment().strip();
         boolean approves = Approval.APPROVE.equals(request.decision());
         if (approves) {
             Optional<String> stale = engine.staleness(deployment);
             if (stale.isPresent()) {
-                LOG.infof("Deployment %s: approval by %s refused, the plan is stale (%s)", deployment.id(), scope.caller().name(), stale.get());
-                Optional<UUID> next = engine.notApproved(deployment, ApprovalState.STALE, "not applied: the plan is stale, "
-                        + stale.get() + "; create a new deployment to plan again");
+                LOG.infof(
+                        "Deployment %s: approval by %s refused, the plan is stale (%s)",
+                        deployment.id(), scope.caller().name(), stale.get());
+                Optional<UUID> next = engine.notApproved(
+                        deployment,
+                        ApprovalState.STALE,
+                        "not applied: the plan is stale, " + stale.get() + "; create a new deployment to plan again");
                 return new Outcome(null, next, stale.get());
             }
         }
         String fingerprint = deployment.planFingerprint();
-        long approved = decisions(deployment.id()).stream().filter(a -> a.approves() && a.fingerprint().equals(fingerprint)).count()
+        long approved = decisions(deployment.id()).stream()
+                        .filter(a -> a.approves() && a.fingerprint().equals(fingerprint))
+                        .count()
                 + (approves ? 1 : 0);
-        Approval approval = new Approval(deployment.orgId(), deployment.id(), request.decision(), comment, caller, scope.caller().name(),
-                scope.role().wireName(), fingerprint, now);
+        Approval approval = new Approval(
+                deployment.orgId(),
+                deployment.id(),
+                request.decision(),
+                comment,
+                caller,
+                scope.caller().name(),
+                scope.role().wireName(),
+                fingerprint,
+                now);
         approvals.persist(approval);
         announce(deployment, environment, approval, approved, policy.required());
         Optional<UUID> next = Optional.empty();
         if (!approves) {
-            next = engine.notApproved(deployment, ApprovalState.REJECTED, "rejected by " + scope.caller().name()
-                    + (comment == null ? "" : ": " + comment) + "; nothing was applied");
+            next = engine.notApproved(
+                    deployment,
+                    ApprovalState.REJECTED,
+                    "rejected by " + scope.caller().name() + (comment == null ? "" : ": " + comment)
+                            + "; nothing was applied");
         } else if (approved >= policy.required()) {
             deployment.approved(now);
             next = engine.advanceLocked(deployment);
@@ -148,8 +176,10 @@ public class ApprovalService {
     @Transactional
     public List<ApprovalView> list(OrgScope scope, String project, String env, UUID deploymentId) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        Deployment deployment = deployments.find(environment.id(), deploymentId)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        Deployment deployment = deployments
+                .find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound(
+                        "deployment `" + deploymentId + "` of `" + environment.path() + "`"));
         return decisions(deployment.id()).stream().map(ApprovalView::of).toList();
     }
 
@@ -160,23 +190,41 @@ public class ApprovalService {
      */
     @Transactional
     public List<PendingApprovalView> waitingFor(OrgScope scope) {
-        List<Deployment> awaiting = deployments.find("orgId = ?1 and status = ?2 order by createdAt, id", scope.orgId(),
-                DeploymentStatus.AWAITING_APPROVAL).page(0, 200).list();
+        List<Deployment> awaiting = deployments
+                .find(
+                        "orgId = ?1 and status = ?2 order by createdAt, id",
+                        scope.orgId(),
+                        DeploymentStatus.AWAITING_APPROVAL)
+                .page(0, 200)
+                .list();
         UUID caller = scope.caller().principalId();
         List<PendingApprovalView> pending = new ArrayList<>();
         for (Deployment deployment : awaiting) {
             ApprovalPolicy policy = ApprovalPolicy.fromJson(deployment.approval());
             List<Approval> decisions = decisions(deployment.id());
-            if (!policy.allows(scope.role()) || !policy.allowSelfApproval() && caller.equals(deployment.createdBy())
+            if (!policy.allows(scope.role())
+                    || !policy.allowSelfApproval() && caller.equals(deployment.createdBy())
                     || decisions.stream().anyMatch(a -> a.userId().equals(caller))) {
                 continue;
             }
             EnvironmentRef environment = environments.reference(deployment.environmentId(), scope.orgSlug());
             DeploymentView view = deploymentService.view(deployment, environment, false);
-            int approved = (int) decisions.stream().filter(a -> a.approves() && a.fingerprint().equals(deployment.planFingerprint())).count();
-            pending.add(new PendingApprovalView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
-                    deployment.createdByName(), deployment.createdAt(), deployment.reconciles().isEmpty() ? null : deployment.reconciles(),
-                    view.changes(), approved, policy.required(), deployment.planFingerprint(), deployment.approvalExpiresAt()));
+            int approved = (int) decisions.stream()
+                    .filter(a -> a.approves() && a.fingerprint().equals(deployment.planFingerprint()))
+                    .count();
+            pending.add(new PendingApprovalView(
+                    deployment.id(),
+                    environment.project(),
+                    environment.env(),
+                    deployment.mode().wireName(),
+                    deployment.createdByName(),
+                    deployment.createdAt(),
+                    deployment.reconciles().isEmpty() ? null : deployment.reconciles(),
+                    view.changes(),
+                    approved,
+                    policy.required(),
+                    deployment.planFingerprint(),
+                    deployment.approvalExpiresAt()));
         }
         return pending;
     }
@@ -186,13 +234,20 @@ public class ApprovalService {
     }
 
     /** {@code approval.given}, for approvals and rejections alike, in the decision's transaction. */
-    private void announce(Deployment deployment, EnvironmentRef environment, Approval approval, long approvals, int required) {
+    private void announce(
+            Deployment deployment, EnvironmentRef environment, Approval approval, long approvals, int required) {
         if (!webhooks.subscribed(deployment.orgId(), WebhookEvent.APPROVAL_GIVEN)) {
             return;
         }
-        ObjectNode data = json.createObjectNode().put("deployment", deployment.id().toString()).put("org", environment.org())
-                .put("project", environment.project()).put("env", environment.env()).put("decision", approval.decision())
-                .put("by", approval.userName()).put("approvals", approvals).put("required", required)
+        ObjectNode data = json.createObjectNode()
+                .put("deployment", deployment.id().toString())
+                .put("org", environment.org())
+                .put("project", environment.project())
+                .put("env", environment.env())
+                .put("decision", approval.decision())
+                .put("by", approval.userName())
+                .put("approvals", approvals)
+                .put("required", required)
                 .put("fingerprint", approval.fingerprint());
         if (approval.comment() != null) {
             data.put("comment", approval.comment());

@@ -32,15 +32,38 @@ public class CheckResource {
     DeploymentService deployments;
 
     @POST
-    @Operation(operationId = "startCheck", summary = "Check every active resource for drift now; what is found becomes issues (developers and up)")
-    @APIResponse(responseCode = "201", description = "The check, a deployment of mode `check`, queued or running",
+    @Operation(
+            operationId = "startCheck",
+            summary = "Check every active resource for drift now; what is found becomes issues (developers and up)")
+    @APIResponse(
+            responseCode = "201",
+            description = "The check, a deployment of mode `check`, queued or running",
             content = @Content(schema = @Schema(implementation = DeploymentView.class)))
-    @APIResponse(responseCode = "409", description = "A deployment of the environment runs or waits; checks run when it is idle")
-    public Response start(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                          CheckRequest request, @Context UriInfo uriInfo) {
-        DeploymentView check = deployments.check(access.require(org, Role.DEVELOPER), project, env,
+    @APIResponse(
+            responseCode = "409",
+            description = "A deployment of the environment runs or waits; checks run when it is idle")
+    public Response start(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            CheckRequest request,
+            @Context UriInfo uriInfo) {
+        DeploymentView check = deployments.check(
+                access.require(org, Role.DEVELOPER),
+                project,
+                env,
                 request != null && Boolean.TRUE.equals(request.refreshOnly()));
-        return Response.created(uriInfo.getBaseUriBuilder().path("api/v1/orgs").path(org).path("projects").path(project).path("envs")
-                .path(env).path("deployments").path(check.id().toString()).build()).entity(check).build();
+        return Response.created(uriInfo.getBaseUriBuilder()
+                        .path("api/v1/orgs")
+                        .path(org)
+                        .path("projects")
+                        .path(project)
+                        .path("envs")
+                        .path(env)
+                        .path("deployments")
+                        .path(check.id().toString())
+                        .build())
+                .entity(check)
+                .build();
     }
 }

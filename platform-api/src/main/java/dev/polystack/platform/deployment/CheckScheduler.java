@@ -47,10 +47,11 @@ public class CheckScheduler {
     CheckSettings settings;
 
     /** A due environment and its effective schedule. */
-    record Due(UUID environmentId, CheckSchedule schedule) {
-    }
+    record Due(UUID environmentId, CheckSchedule schedule) {}
 
-    @Scheduled(every = "${polystack.checks.schedule-interval:60s}", delayed = "${polystack.checks.schedule-interval:60s}",
+    @Scheduled(
+            every = "${polystack.checks.schedule-interval:60s}",
+            delayed = "${polystack.checks.schedule-interval:60s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
@@ -73,12 +74,15 @@ public class CheckScheduler {
                 continue;
             }
             try {
-                if (QuarkusTransaction.requiringNew().call(() -> deployments.scheduledCheck(due.environmentId(), due.schedule(), now,
-                        settings.maxPerOrganization()))) {
+                if (QuarkusTransaction.requiringNew()
+                        .call(() -> deployments.scheduledCheck(
+                                due.environmentId(), due.schedule(), now, settings.maxPerOrganization()))) {
                     started++;
                 }
             } catch (RuntimeException e) {
-                LOG.warnf("Could not start the scheduled check of environment %s: %s", due.environmentId(), e.getMessage());
+                LOG.warnf(
+                        "Could not start the scheduled check of environment %s: %s",
+                        due.environmentId(), e.getMessage());
             }
         }
         return started;
@@ -87,7 +91,8 @@ public class CheckScheduler {
     /** Environments whose interval has passed since their last deployment or check, with nothing running or waiting. */
     private List<Due> due(Instant now) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery("""
+        List<Object[]> rows = entityManager
+                .createNativeQuery("""
                         select e.id, cast(coalesce(e.checks, t.checks) as text)
                         from environment e join env_type t on t.id = e.env_type_id
                         where e.status = 'active'
@@ -98,13 +103,17 @@ public class CheckScheduler {
                                                or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
                                                   - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
                         order by e.id limit ?3""")
-                .setParameter(1, now).setParameter(2, CheckSchedule.MIN_INTERVAL).setParameter(3, BATCH).getResultList();
+                .setParameter(1, now)
+                .setParameter(2, CheckSchedule.MIN_INTERVAL)
+                .setParameter(3, BATCH)
+                .getResultList();
         List<Due> due = new ArrayList<>();
         for (Object[] row : rows) {
             try {
                 due.add(new Due((UUID) row[0], CheckSchedule.fromJson(json.readTree((String) row[1]))));
             } catch (JsonProcessingException e) {
-                LOG.warnf("Environment %s has a check schedule that cannot be read: %s", row[0], e.getOriginalMessage());
+                LOG.warnf(
+                        "Environment %s has a check schedule that cannot be read: %s", row[0], e.getOriginalMessage());
             }
         }
         return due;

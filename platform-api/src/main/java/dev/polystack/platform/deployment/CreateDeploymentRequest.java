@@ -14,10 +14,15 @@ import java.util.UUID;
  * @param allowDestroy    rollback: destroy live resources the target deployment did not have (refused with 409 otherwise)
  */
 public record CreateDeploymentRequest(
-        @NotNull @Schema(enumeration = {"dry-run", "plan", "deploy", "destroy", "rollback"}) DeploymentMode mode,
+        @NotNull @Schema(enumeration = {"dry-run", "plan", "deploy", "destroy", "rollback"})
+        DeploymentMode mode,
+
         @Min(1) Integer manifestVersion,
         UUID rollbackTo,
         Boolean force,
-        @Schema(description = "rollback: destroy live resources the target deployment did not have; without it such a rollback"
-                + " is refused with 409 naming them") Boolean allowDestroy) {
-}
+
+        @Schema(
+                description =
+                        "rollback: destroy live resources the target deployment did not have; without it such a rollback"
+                                + " is refused with 409 naming them")
+        Boolean allowDestroy) {}

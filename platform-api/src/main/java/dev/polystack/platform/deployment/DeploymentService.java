@@ -26,19 +26,19 @@ import dev.polystack.platform.deployment.model.ResolvedNode;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
 import dev.polystack.platform.deployment.scheduling.Removals;
-import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentService;
-import dev.polystack.platform.envtype.ApprovalPolicy;
-import dev.polystack.platform.envtype.EnvTypeService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.envtype.ApprovalPolicy;
 import dev.polystack.platform.envtype.CheckSchedule;
+import dev.polystack.platform.envtype.EnvTypeService;
 import dev.polystack.platform.manifest.GraphPlanner;
 import dev.polystack.platform.manifest.ManifestFormat;
 import dev.polystack.platform.manifest.ManifestProblems;
 import dev.polystack.platform.manifest.ManifestService;
-import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.manifest.ManifestVersion;
 import dev.polystack.platform.module.ModuleService;
+import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.quota.Quota;
 import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.resource.ActiveResource;
@@ -149,28 +149,30 @@ public class DeploymentService {
     OrganizationService organizations;
 
     /** The result of a create: the deployment, and whether it was made now or found by its idempotency key. */
-    public record Created(DeploymentView deployment, boolean replayed) {
-    }
+    public record Created(DeploymentView deployment, boolean replayed) {}
 
     @Transactional
-    public Created create(OrgScope scope, String project, String env, CreateDeploymentRequest request, String idempotencyKey) {
+    public Created create(
+            OrgScope scope, String project, String env, CreateDeploymentRequest request, String idempotencyKey) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         Instant now = clock.instant();
         environments.lock(environment.id());
         if (idempotencyKey != null) {
-            Optional<Deployment> earlier = deployments.byIdempotencyKey(environment.id(), idempotencyKey,
-                    now.minus(settings.idempotencyWindow()));
+            Optional<Deployment> earlier = deployments.byIdempotencyKey(
+                    environment.id(), idempotencyKey, now.minus(settings.idempotencyWindow()));
             if (earlier.isPresent()) {
                 return new Created(view(earlier.get(), environment, true), true);
             }
         }
-        if (environment.status() != EnvironmentStatus.ACTIVE && !(environment.status() == EnvironmentStatus.DELETE_FAILED
-                && request.mode() == DeploymentMode.DESTROY)) {
-            throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
-                    + "; it takes no new deployments");
+        if (environment.status() != EnvironmentStatus.ACTIVE
+                && !(environment.status() == EnvironmentStatus.DELETE_FAILED
+                        && request.mode() == DeploymentMode.DESTROY)) {
+            throw PlatformException.conflict("environment `" + environment.path() + "` is "
+                    + environment.status().wireName() + "; it takes no new deployments");
         }
         if (request.mode() == DeploymentMode.CHECK) {
-            throw PlatformException.invalid("/mode", "checks are started with POST …/envs/" + environment.env() + "/checks");
+            throw PlatformException.invalid(
+                    "/mode", "checks are started with POST …/envs/" + environment.env() + "/checks");
         }
         quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
         boolean force = Boolean.TRUE.equals(request.force());
@@ -180,7 +182,8 @@ public class DeploymentService {
             case PLAN, DEPLOY -> fromManifest(scope, environment, request, force, idempotencyKey, now);
             case DESTROY -> destroy(scope, environment, force, false, idempotencyKey, now);
             case ROLLBACK -> rollback(scope, environment, request, force, idempotencyKey, now);
-            case DRY_RUN, CHECK -> throw new IllegalArgumentException(request.mode().wireName() + " is not created here");
+            case DRY_RUN, CHECK ->
+                throw new IllegalArgumentException(request.mode().wireName() + " is not created here");
         };
         if (!checkStillRuns) {
             engine.advanceLocked(deployments.lock(deployment.id()));
@@ -210,9 +213,14 @@ public class DeploymentService {
      * and nothing of it runs or waits; false otherwise, and then the caller leaves it alone.
      */
     private boolean lockIfIdle(UUID environmentId) {
-        boolean locked = !deployments.getEntityManager().createNativeQuery(
-                        "select id from environment where id = ?1 and status = 'active' for update skip locked", UUID.class)
-                .setParameter(1, environmentId).getResultList().isEmpty();
+        boolean locked = !deployments
+                .getEntityManager()
+                .createNativeQuery(
+                        "select id from environment where id = ?1 and status = 'active' for update skip locked",
+                        UUID.class)
+                .setParameter(1, environmentId)
+                .getResultList()
+                .isEmpty();
         return locked && deployments.head(environmentId).isEmpty();
     }
 
@@ -227,18 +235,32 @@ public class DeploymentService {
             return false;
         }
         Instant since = now.minus(Duration.ofMinutes(schedule.intervalMinutes()));
-        long recent = deployments.count("environmentId = ?1 and (finishedAt > ?2 or createdAt > ?2)", environmentId, since);
+        long recent =
+                deployments.count("environmentId = ?1 and (finishedAt > ?2 or createdAt > ?2)", environmentId, since);
         if (recent > 0) {
             return false;
         }
         EnvironmentRef environment = environments.reference(environmentId, null);
-        long running = deployments.count("orgId = ?1 and mode = ?2 and status in ?3", environment.orgId(), DeploymentMode.CHECK.wireName(),
+        long running = deployments.count(
+                "orgId = ?1 and mode = ?2 and status in ?3",
+                environment.orgId(),
+                DeploymentMode.CHECK.wireName(),
                 List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING));
         if (running >= maxPerOrganization) {
             return false;
         }
-        Deployment deployment = new Deployment(environment.orgId(), environmentId, DeploymentMode.CHECK, null, null, false, false, null,
-                null, "scheduled check", now);
+        Deployment deployment = new Deployment(
+                environment.orgId(),
+                environmentId,
+                DeploymentMode.CHECK,
+                null,
+                null,
+                false,
+                false,
+                null,
+                null,
+                "scheduled check",
+                now);
         deployment.refreshOnly(Boolean.TRUE.equals(schedule.refreshOnly()));
         deployments.persist(deployment);
         deployments.flush();
@@ -257,14 +279,15 @@ public class DeploymentService {
         Instant now = clock.instant();
         environments.lock(environment.id());
         if (environment.status() != EnvironmentStatus.ACTIVE) {
-            throw PlatformException.conflict("environment `" + environment.path() + "` is " + environment.status().wireName()
-                    + "; it is not checked");
+            throw PlatformException.conflict("environment `" + environment.path() + "` is "
+                    + environment.status().wireName() + "; it is not checked");
         }
         Optional<Deployment> head = deployments.head(environment.id());
         if (head.isPresent()) {
             Deployment busy = head.get();
             throw PlatformException.conflict((busy.mode() == DeploymentMode.CHECK ? "a check (" : "deployment (")
-                    + busy.mode().wireName() + ") " + busy.id() + " of `" + environment.path() + "` is " + busy.status().wireName()
+                    + busy.mode().wireName() + ") " + busy.id() + " of `" + environment.path() + "` is "
+                    + busy.status().wireName()
                     + "; checks run when the environment has no deployment running or waiting");
         }
         quotas.requireQueueRoom(environment.orgId(), environment.id(), environment.path());
@@ -275,39 +298,67 @@ public class DeploymentService {
     }
 
     /** The manifest's graph, with removals of active resources the graph no longer has. */
-    private Deployment fromManifest(OrgScope scope, EnvironmentRef environment, CreateDeploymentRequest request, boolean force,
-                                    String idempotencyKey, Instant now) {
+    private Deployment fromManifest(
+            OrgScope scope,
+            EnvironmentRef environment,
+            CreateDeploymentRequest request,
+            boolean force,
+            String idempotencyKey,
+            Instant now) {
         ManifestVersion manifest = manifest(environment, request.manifestVersion());
         ResourceGraph graph = planner.expand(environment, manifest.content(), manifest.format());
-        Deployment deployment = begin(scope, environment, request.mode(), manifest.number(), null, force, false, idempotencyKey, now);
-        addNodes(environment, deployment, graph, request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY,
+        Deployment deployment =
+                begin(scope, environment, request.mode(), manifest.number(), null, force, false, idempotencyKey, now);
+        addNodes(
+                environment,
+                deployment,
+                graph,
+                request.mode() == DeploymentMode.PLAN ? NodeOperation.PLAN : NodeOperation.APPLY,
                 identity -> true);
         return deployment;
     }
 
     /** Adds a node for each resource of the graph that {@code include} takes, and the edges between them. */
-    private void addNodes(EnvironmentRef environment, Deployment deployment, ResourceGraph graph, NodeOperation operation,
-                          Predicate<ResourceIdentity> include) {
+    private void addNodes(
+            EnvironmentRef environment,
+            Deployment deployment,
+            ResourceGraph graph,
+            NodeOperation operation,
+            Predicate<ResourceIdentity> include) {
         Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
-        // looked up once per module and runner, not per node: each query would flush (and dirty-check) every node so far
+        // looked up once per module and runner, not per node: each query would flush (and dirty-check) every node so
+        // far
         Map<String, Optional<UUID>> moduleIds = new HashMap<>();
         Map<String, Optional<UUID>> runnerIds = new HashMap<>();
         for (GraphNode node : graph.nodes().values()) {
             if (!include.test(node.identity())) {
                 continue;
             }
-            UUID moduleId = moduleIds.computeIfAbsent(node.module().id(), slug -> modules.findId(environment.orgId(), slug)).orElse(null);
-            UUID runnerId = runnerIds.computeIfAbsent(node.runnerId(), slug -> runners.findId(environment.orgId(), slug))
-                    .orElseThrow(() -> PlatformException.unprocessable(node.path(), "runner `" + node.runnerId() + "` does not exist"));
-            DeploymentNode entity = new DeploymentNode(deployment.id(), node.identity(), node.path(), operation, moduleId,
-                    node.module().id(), node.module().version(), runnerId, NodeSpecs.write(node));
+            UUID moduleId = moduleIds
+                    .computeIfAbsent(node.module().id(), slug -> modules.findId(environment.orgId(), slug))
+                    .orElse(null);
+            UUID runnerId = runnerIds
+                    .computeIfAbsent(node.runnerId(), slug -> runners.findId(environment.orgId(), slug))
+                    .orElseThrow(() -> PlatformException.unprocessable(
+                            node.path(), "runner `" + node.runnerId() + "` does not exist"));
+            DeploymentNode entity = new DeploymentNode(
+                    deployment.id(),
+                    node.identity(),
+                    node.path(),
+                    operation,
+                    moduleId,
+                    node.module().id(),
+                    node.module().version(),
+                    runnerId,
+                    NodeSpecs.write(node));
             nodes.persist(entity);
             created.put(node.identity(), entity);
         }
         List<NodeRepository.Edge> edges = new ArrayList<>();
         for (Edge edge : graph.edges()) {
             if (created.containsKey(edge.from()) && created.containsKey(edge.to())) {
-                edges.add(new NodeRepository.Edge(created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
+                edges.add(new NodeRepository.Edge(
+                        created.get(edge.from()).id(), created.get(edge.to()).id(), edge.alias()));
             }
         }
         nodes.addEdges(deployment.id(), edges);
@@ -326,18 +377,23 @@ public class DeploymentService {
             return Optional.empty();
         }
         @SuppressWarnings("unchecked")
-        List<Object[]> waiting = deployments.getEntityManager().createNativeQuery(RECONCILE_WAITING + " and i.environment_id = ?1")
-                .setParameter(1, environmentId).getResultList();
+        List<Object[]> waiting = deployments
+                .getEntityManager()
+                .createNativeQuery(RECONCILE_WAITING + " and i.environment_id = ?1")
+                .setParameter(1, environmentId)
+                .getResultList();
         if (waiting.isEmpty()) {
             return Optional.empty();
         }
         // the rules see the organization by its slug, as in any deployment
-        EnvironmentRef environment = environments.reference(environmentId, organizations.slugOf(organizationOf(environmentId)));
+        EnvironmentRef environment =
+                environments.reference(environmentId, organizations.slugOf(organizationOf(environmentId)));
         Optional<ManifestVersion> manifest = manifests.find(environmentId, null);
         if (manifest.isEmpty()) {
             return Optional.empty();
         }
-        ResourceGraph graph = planner.expand(environment, manifest.get().content(), manifest.get().format());
+        ResourceGraph graph = planner.expand(
+                environment, manifest.get().content(), manifest.get().format());
         Set<ResourceIdentity> targets = new TreeSet<>();
         List<UUID> issues = new ArrayList<>();
         boolean gated = false;
@@ -353,8 +409,18 @@ public class DeploymentService {
         if (targets.isEmpty()) {
             return Optional.empty();
         }
-        Deployment deployment = new Deployment(environment.orgId(), environmentId, DeploymentMode.DEPLOY, manifest.get().number(), null,
-                true, false, null, null, "reconcile", now);
+        Deployment deployment = new Deployment(
+                environment.orgId(),
+                environmentId,
+                DeploymentMode.DEPLOY,
+                manifest.get().number(),
+                null,
+                true,
+                false,
+                null,
+                null,
+                "reconcile",
+                now);
         deployment.reconcile(targets, issues);
         if (gated) {
             // policy approve, or a fix that deletes or replaces: planned, and applied only once approved
@@ -364,15 +430,22 @@ public class DeploymentService {
         deployments.persist(deployment);
         deployments.flush();
         addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
-        deployments.getEntityManager().createNativeQuery("update issue set reconciled_by = ?1 where id in (?2)")
-                .setParameter(1, deployment.id()).setParameter(2, issues).executeUpdate();
+        deployments
+                .getEntityManager()
+                .createNativeQuery("update issue set reconciled_by = ?1 where id in (?2)")
+                .setParameter(1, deployment.id())
+                .setParameter(2, issues)
+                .executeUpdate();
         engine.advanceLocked(deployments.lock(deployment.id()));
         return Optional.of(deployment.id());
     }
 
     private UUID organizationOf(UUID environmentId) {
-        return (UUID) deployments.getEntityManager().createNativeQuery("select org_id from environment where id = ?1", UUID.class)
-                .setParameter(1, environmentId).getSingleResult();
+        return (UUID) deployments
+                .getEntityManager()
+                .createNativeQuery("select org_id from environment where id = ?1", UUID.class)
+                .setParameter(1, environmentId)
+                .getSingleResult();
     }
 
     /**
@@ -390,41 +463,70 @@ public class DeploymentService {
               and coalesce(t.reconcile ->> i.res_type, r.reconcile, 'observe') in ('auto', 'approve')""";
 
     /** Tears every active resource down, dependents first. */
-    Deployment destroy(OrgScope scope, EnvironmentRef environment, boolean force, boolean deleteEnvironment, String idempotencyKey,
-                       Instant now) {
-        Deployment deployment = begin(scope, environment, DeploymentMode.DESTROY, null, null, force, deleteEnvironment,
-                idempotencyKey, now);
+    Deployment destroy(
+            OrgScope scope,
+            EnvironmentRef environment,
+            boolean force,
+            boolean deleteEnvironment,
+            String idempotencyKey,
+            Instant now) {
+        Deployment deployment = begin(
+                scope, environment, DeploymentMode.DESTROY, null, null, force, deleteEnvironment, idempotencyKey, now);
         return deployment;
     }
 
     /** Deploys again the module versions and resolved inputs an earlier deployment applied. */
-    private Deployment rollback(OrgScope scope, EnvironmentRef environment, CreateDeploymentRequest request, boolean force,
-                                String idempotencyKey, Instant now) {
+    private Deployment rollback(
+            OrgScope scope,
+            EnvironmentRef environment,
+            CreateDeploymentRequest request,
+            boolean force,
+            String idempotencyKey,
+            Instant now) {
         if (request.rollbackTo() == null) {
-            throw PlatformException.invalid("/rollback_to", "is required for a rollback: the id of the deployment to go back to");
+            throw PlatformException.invalid(
+                    "/rollback_to", "is required for a rollback: the id of the deployment to go back to");
         }
         Deployment source = rollbackTarget(environment, request.rollbackTo());
         SortedSet<String> destroyed = removals.outsideOf(environment.id(), source.id());
         boolean allowDestroy = Boolean.TRUE.equals(request.allowDestroy());
         if (!destroyed.isEmpty() && !allowDestroy) {
-            throw PlatformException.conflict("a rollback to deployment " + source.id() + " would destroy live resources it did not"
-                    + " have: " + String.join(", ", destroyed) + "; send \"allow_destroy\": true to destroy them (a dry-run with"
-                    + " rollback_to shows what the rollback does)");
+            throw PlatformException.conflict(
+                    "a rollback to deployment " + source.id() + " would destroy live resources it did not"
+                            + " have: " + String.join(", ", destroyed)
+                            + "; send \"allow_destroy\": true to destroy them (a dry-run with"
+                            + " rollback_to shows what the rollback does)");
         }
-        Deployment deployment = begin(scope, environment, DeploymentMode.ROLLBACK, source.manifestNumber(), source.id(), force,
-                false, idempotencyKey, now);
+        Deployment deployment = begin(
+                scope,
+                environment,
+                DeploymentMode.ROLLBACK,
+                source.manifestNumber(),
+                source.id(),
+                force,
+                false,
+                idempotencyKey,
+                now);
         if (allowDestroy) {
             deployment.allowDestroying();
         }
         Map<UUID, DeploymentNode> copies = new HashMap<>();
         Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
         for (DeploymentNode original : nodes.of(source.id())) {
-            if (original.operation() != NodeOperation.APPLY || original.sealedResolved() == null
+            if (original.operation() != NodeOperation.APPLY
+                    || original.sealedResolved() == null
                     || !original.status().letsDependentsRun()) {
                 continue;
             }
-            DeploymentNode copy = new DeploymentNode(deployment.id(), original.identity(), original.path(), NodeOperation.APPLY,
-                    original.moduleId(), original.moduleSlug(), original.moduleVersion(), original.runnerId(),
+            DeploymentNode copy = new DeploymentNode(
+                    deployment.id(),
+                    original.identity(),
+                    original.path(),
+                    NodeOperation.APPLY,
+                    original.moduleId(),
+                    original.moduleSlug(),
+                    original.moduleVersion(),
+                    original.runnerId(),
                     original.spec());
             copy.preset(secretBox.seal(resolver.open(original), copy.resolvedBinding()));
             nodes.persist(copy);
@@ -432,12 +534,14 @@ public class DeploymentService {
             created.put(copy.identity(), copy);
         }
         if (created.isEmpty()) {
-            throw PlatformException.unprocessable("/rollback_to", "deployment `" + source.id() + "` applied no resource to go back to");
+            throw PlatformException.unprocessable(
+                    "/rollback_to", "deployment `" + source.id() + "` applied no resource to go back to");
         }
         List<NodeRepository.Edge> edges = new ArrayList<>();
         for (NodeRepository.Edge edge : nodes.edges(source.id())) {
             if (copies.containsKey(edge.from()) && copies.containsKey(edge.to())) {
-                edges.add(new NodeRepository.Edge(copies.get(edge.from()).id(), copies.get(edge.to()).id(), edge.alias()));
+                edges.add(new NodeRepository.Edge(
+                        copies.get(edge.from()).id(), copies.get(edge.to()).id(), edge.alias()));
             }
         }
         nodes.addEdges(deployment.id(), edges);
@@ -445,11 +549,15 @@ public class DeploymentService {
     }
 
     private Deployment rollbackTarget(EnvironmentRef environment, UUID target) {
-        Deployment source = deployments.find(environment.id(), target)
-                .orElseThrow(() -> PlatformException.unprocessable("/rollback_to", "deployment `" + target
-                        + "` is not a deployment of `" + environment.path() + "`"));
-        if (!source.status().isTerminal() || (source.mode() != DeploymentMode.DEPLOY && source.mode() != DeploymentMode.ROLLBACK)) {
-            throw PlatformException.unprocessable("/rollback_to", "only a finished deploy or rollback can be rolled back to");
+        Deployment source = deployments
+                .find(environment.id(), target)
+                .orElseThrow(() -> PlatformException.unprocessable(
+                        "/rollback_to",
+                        "deployment `" + target + "` is not a deployment of `" + environment.path() + "`"));
+        if (!source.status().isTerminal()
+                || (source.mode() != DeploymentMode.DEPLOY && source.mode() != DeploymentMode.ROLLBACK)) {
+            throw PlatformException.unprocessable(
+                    "/rollback_to", "only a finished deploy or rollback can be rolled back to");
         }
         return source;
     }
@@ -479,14 +587,22 @@ public class DeploymentService {
             ResourceIdentity identity = node.identity();
             ActiveResource active = before.get(identity);
             if (!node.status().letsDependentsRun() || node.sealedResolved() == null) {
-                views.put(identity, rollbackNode(node, active, "kept", List.of("the target did not apply it (" + node.status().wireName()
-                        + "): " + (active == null ? "it stays absent" : "it stays as it is")), null));
+                views.put(
+                        identity,
+                        rollbackNode(
+                                node,
+                                active,
+                                "kept",
+                                List.of("the target did not apply it ("
+                                        + node.status().wireName() + "): "
+                                        + (active == null ? "it stays absent" : "it stays as it is")),
+                                null));
                 unchanged++;
                 continue;
             }
             ResolvedNode resolved = resolver.read(resolver.open(node));
-            Fingerprint fingerprint = resolver.fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(),
-                    resolved);
+            Fingerprint fingerprint = resolver.fingerprint(
+                    lookups, node.moduleSlug(), node.moduleVersion(), identity.type(), node.spec(), resolved);
             ObjectNode inputs = resolved.inputs().deepCopy();
             resolved.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
             if (active == null) {
@@ -494,10 +610,14 @@ public class DeploymentService {
                 add++;
                 continue;
             }
-            boolean moduleChanged = !active.moduleSlug().equals(node.moduleSlug()) || active.moduleVersion() != node.moduleVersion();
+            boolean moduleChanged =
+                    !active.moduleSlug().equals(node.moduleSlug()) || active.moduleVersion() != node.moduleVersion();
             List<String> reasons = fingerprint.differences(active.fingerprint(), moduleChanged);
-            String kind = reasons.isEmpty() ? "unchanged" : moduleChanged ? "module_changed" : reasons.contains("inputs") ? "inputs_changed"
-                    : "definition_changed";
+            String kind = reasons.isEmpty()
+                    ? "unchanged"
+                    : moduleChanged
+                            ? "module_changed"
+                            : reasons.contains("inputs") ? "inputs_changed" : "definition_changed";
             views.put(identity, rollbackNode(node, active, kind, reasons, inputs));
             if (reasons.isEmpty()) {
                 unchanged++;
@@ -515,36 +635,86 @@ public class DeploymentService {
             } else {
                 unchanged++;
             }
-            views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(), null,
-                    resource.moduleSlug(), resource.moduleVersion(), null, allowDestroy ? "removed" : "kept",
-                    List.of(allowDestroy ? "the target did not have it" : "the target did not have it; destroyed only with allow_destroy"),
-                    null, List.of()));
+            views.put(
+                    identity,
+                    new DryRunView.Node(
+                            identity.toString(),
+                            identity.type(),
+                            identity.resourceClass(),
+                            identity.id(),
+                            null,
+                            resource.moduleSlug(),
+                            resource.moduleVersion(),
+                            null,
+                            allowDestroy ? "removed" : "kept",
+                            List.of(
+                                    allowDestroy
+                                            ? "the target did not have it"
+                                            : "the target did not have it; destroyed only with allow_destroy"),
+                            null,
+                            List.of()));
         }
-        return new DryRunView(source.manifestNumber(), new ArrayList<>(views.values()), List.of(), List.of(),
+        return new DryRunView(
+                source.manifestNumber(),
+                new ArrayList<>(views.values()),
+                List.of(),
+                List.of(),
                 new DryRunView.Summary(add, change, destroy, unchanged));
     }
 
-    private DryRunView.Node rollbackNode(DeploymentNode node, ActiveResource active, String kind, List<String> reasons,
-                                         JsonNode inputs) {
+    private DryRunView.Node rollbackNode(
+            DeploymentNode node, ActiveResource active, String kind, List<String> reasons, JsonNode inputs) {
         ResourceIdentity identity = node.identity();
-        return new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(), node.path(),
-                node.moduleSlug(), node.moduleVersion(), node.runnerId() == null ? null : runners.slugOf(node.runnerId()), kind, reasons,
-                inputs, List.of());
+        return new DryRunView.Node(
+                identity.toString(),
+                identity.type(),
+                identity.resourceClass(),
+                identity.id(),
+                node.path(),
+                node.moduleSlug(),
+                node.moduleVersion(),
+                node.runnerId() == null ? null : runners.slugOf(node.runnerId()),
+                kind,
+                reasons,
+                inputs,
+                List.of());
     }
 
-    private Deployment begin(OrgScope scope, EnvironmentRef environment, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf,
-                             boolean force, boolean deleteEnvironment, String idempotencyKey, Instant now) {
+    private Deployment begin(
+            OrgScope scope,
+            EnvironmentRef environment,
+            DeploymentMode mode,
+            Integer manifestNumber,
+            UUID rollbackOf,
+            boolean force,
+            boolean deleteEnvironment,
+            String idempotencyKey,
+            Instant now) {
         environments.lock(environment.id());
         if (idempotencyKey != null) {
-            Optional<Deployment> earlier = deployments.find("environmentId = ?1 and idempotencyKey = ?2", environment.id(), idempotencyKey)
+            Optional<Deployment> earlier = deployments
+                    .find("environmentId = ?1 and idempotencyKey = ?2", environment.id(), idempotencyKey)
                     .firstResultOptional();
             if (earlier.isPresent()) {
-                deployments.getEntityManager().createNativeQuery("update deployment set idempotency_key = null where id = ?1")
-                        .setParameter(1, earlier.get().id()).executeUpdate();
+                deployments
+                        .getEntityManager()
+                        .createNativeQuery("update deployment set idempotency_key = null where id = ?1")
+                        .setParameter(1, earlier.get().id())
+                        .executeUpdate();
             }
         }
-        Deployment deployment = new Deployment(environment.orgId(), environment.id(), mode, manifestNumber, rollbackOf, force,
-                deleteEnvironment, idempotencyKey, scope.caller().principalId(), scope.caller().name(), now);
+        Deployment deployment = new Deployment(
+                environment.orgId(),
+                environment.id(),
+                mode,
+                manifestNumber,
+                rollbackOf,
+                force,
+                deleteEnvironment,
+                idempotencyKey,
+                scope.caller().principalId(),
+                scope.caller().name(),
+                now);
         ApprovalPolicy approval = envTypes.approvalPolicy(environment.orgId(), environment.envType());
         if (approval != null && approval.gatesDeployments() && mode != DeploymentMode.PLAN) {
             // it plans first, and applies what changes only once approved
@@ -556,9 +726,15 @@ public class DeploymentService {
     }
 
     private ManifestVersion manifest(EnvironmentRef environment, Integer number) {
-        return manifests.find(environment.id(), number).orElseThrow(() -> number == null
-                ? PlatformException.unprocessable("/manifest_version", "environment `" + environment.path() + "` has no manifest yet; PUT one first")
-                : PlatformException.unprocessable("/manifest_version", "environment `" + environment.path() + "` has no manifest version " + number));
+        return manifests
+                .find(environment.id(), number)
+                .orElseThrow(() -> number == null
+                        ? PlatformException.unprocessable(
+                                "/manifest_version",
+                                "environment `" + environment.path() + "` has no manifest yet; PUT one first")
+                        : PlatformException.unprocessable(
+                                "/manifest_version",
+                                "environment `" + environment.path() + "` has no manifest version " + number));
     }
 
     /** What deploying a manifest version would do: the resolved graph and its diff against the active resources. */
@@ -584,7 +760,8 @@ public class DeploymentService {
      * reference that today's outputs cannot satisfy is a 422 at its manifest path, as a deployment would
      * fail that node.
      */
-    private DryRunView preview(EnvironmentRef environment, String content, ManifestFormat format, Integer manifestNumber) {
+    private DryRunView preview(
+            EnvironmentRef environment, String content, ManifestFormat format, Integer manifestNumber) {
         ResourceGraph graph = planner.expand(environment, content, format);
         Map<ResourceIdentity, Outputs> outputs = activeResources.outputs(environment.id());
         Map<ResourceIdentity, ActiveResource> before = new HashMap<>();
@@ -600,16 +777,30 @@ public class DeploymentService {
             GraphNode node = graph.nodes().get(identity);
             Resolution resolution;
             try {
-                resolution = Resolver.resolve(node, environment.context(),
-                        target -> runs.contains(target) ? null : outputs.get(target), true);
+                resolution = Resolver.resolve(
+                        node,
+                        environment.context(),
+                        target -> runs.contains(target) ? null : outputs.get(target),
+                        true);
             } catch (RulesException e) {
                 problems.addAll(e.problems());
                 continue;
             }
-            Map<String, String> secretInputs = lookups.secretInputs(node.module().id(), node.module().version());
-            Fingerprint fingerprint = resolver.fingerprint(lookups, node.module().id(), node.module().version(), identity.type(),
-                    NodeSpecs.write(node), resolver.withSecretInputs(lookups, node.module().id(), node.module().version(),
-                            new ResolvedNode(resolution.inputs(), List.copyOf(new TreeSet<>(resolution.sensitiveInputs())),
+            Map<String, String> secretInputs =
+                    lookups.secretInputs(node.module().id(), node.module().version());
+            Fingerprint fingerprint = resolver.fingerprint(
+                    lookups,
+                    node.module().id(),
+                    node.module().version(),
+                    identity.type(),
+                    NodeSpecs.write(node),
+                    resolver.withSecretInputs(
+                            lookups,
+                            node.module().id(),
+                            node.module().version(),
+                            new ResolvedNode(
+                                    resolution.inputs(),
+                                    List.copyOf(new TreeSet<>(resolution.sensitiveInputs())),
                                     new TreeMap<>(resolution.providerConfigurations()),
                                     List.copyOf(new TreeSet<>(resolution.sensitiveProviderFields())))));
             ActiveResource active = before.get(identity);
@@ -620,13 +811,18 @@ public class DeploymentService {
                 reasons = List.of();
                 add++;
             } else {
-                boolean moduleChanged = !active.moduleSlug().equals(node.module().id()) || active.moduleVersion() != node.module().version();
+                boolean moduleChanged =
+                        !active.moduleSlug().equals(node.module().id())
+                                || active.moduleVersion() != node.module().version();
                 reasons = new ArrayList<>(fingerprint.differences(active.fingerprint(), moduleChanged));
                 if (!resolution.isComplete() && !reasons.contains("inputs")) {
                     reasons.add("inputs");
                 }
-                kind = reasons.isEmpty() ? "unchanged" : moduleChanged ? "module_changed" : reasons.contains("inputs") ? "inputs_changed"
-                        : "definition_changed";
+                kind = reasons.isEmpty()
+                        ? "unchanged"
+                        : moduleChanged
+                                ? "module_changed"
+                                : reasons.contains("inputs") ? "inputs_changed" : "definition_changed";
                 if (reasons.isEmpty()) {
                     unchanged++;
                 } else {
@@ -639,9 +835,21 @@ public class DeploymentService {
             ObjectNode inputs = resolution.inputs();
             resolution.sensitiveInputs().forEach(name -> inputs.put(name, "***"));
             secretInputs.keySet().forEach(name -> inputs.put(name, "***"));
-            views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
-                    node.path(), node.module().id(), node.module().version(), node.runnerId(), kind, reasons, inputs,
-                    resolution.unknown().stream().sorted().toList()));
+            views.put(
+                    identity,
+                    new DryRunView.Node(
+                            identity.toString(),
+                            identity.type(),
+                            identity.resourceClass(),
+                            identity.id(),
+                            node.path(),
+                            node.module().id(),
+                            node.module().version(),
+                            node.runnerId(),
+                            kind,
+                            reasons,
+                            inputs,
+                            resolution.unknown().stream().sorted().toList()));
         }
         if (!problems.isEmpty()) {
             throw ManifestProblems.of(new RulesException(problems), content);
@@ -650,15 +858,35 @@ public class DeploymentService {
         for (ActiveResource resource : before.values()) {
             if (!graph.nodes().containsKey(resource.identity())) {
                 ResourceIdentity identity = resource.identity();
-                views.put(identity, new DryRunView.Node(identity.toString(), identity.type(), identity.resourceClass(), identity.id(),
-                        null, resource.moduleSlug(), resource.moduleVersion(), null, "removed", List.of(), null, List.of()));
+                views.put(
+                        identity,
+                        new DryRunView.Node(
+                                identity.toString(),
+                                identity.type(),
+                                identity.resourceClass(),
+                                identity.id(),
+                                null,
+                                resource.moduleSlug(),
+                                resource.moduleVersion(),
+                                null,
+                                "removed",
+                                List.of(),
+                                null,
+                                List.of()));
                 destroy++;
             }
         }
         List<GraphView.Edge> edges = graph.edges().stream()
-                .map(e -> new GraphView.Edge(e.from().toString(), e.to().toString(), e.alias())).toList();
-        List<List<String>> layers = graph.layers().stream().map(l -> l.stream().map(ResourceIdentity::toString).toList()).toList();
-        return new DryRunView(manifestNumber, new ArrayList<>(views.values()), edges, layers,
+                .map(e -> new GraphView.Edge(e.from().toString(), e.to().toString(), e.alias()))
+                .toList();
+        List<List<String>> layers = graph.layers().stream()
+                .map(l -> l.stream().map(ResourceIdentity::toString).toList())
+                .toList();
+        return new DryRunView(
+                manifestNumber,
+                new ArrayList<>(views.values()),
+                edges,
+                layers,
                 new DryRunView.Summary(add, change, destroy, unchanged));
     }
 
@@ -677,8 +905,11 @@ public class DeploymentService {
                 throw PlatformException.invalid("page_token", "is not a token this API issued");
             }
         }
-        return Page.of(deployments.page(environment.id(), before, beforeId, limit), limit,
-                d -> d.createdAt() + "|" + d.id(), d -> view(d, environment, false));
+        return Page.of(
+                deployments.page(environment.id(), before, beforeId, limit),
+                limit,
+                d -> d.createdAt() + "|" + d.id(),
+                d -> view(d, environment, false));
     }
 
     @Transactional
@@ -691,7 +922,8 @@ public class DeploymentService {
     @Transactional
     /** Whether a deployment has ended, or waits for a person's approval (nothing happens until then). */
     public boolean isSettled(OrgScope scope, String project, String env, UUID id) {
-        DeploymentStatus status = require(environments.reference(scope, project, env), id).status();
+        DeploymentStatus status =
+                require(environments.reference(scope, project, env), id).status();
         return status.isTerminal() || status == DeploymentStatus.AWAITING_APPROVAL;
     }
 
@@ -712,7 +944,9 @@ public class DeploymentService {
         require(environment, id);
         Deployment deployment = deployments.lock(id);
         if (deployment.status().isTerminal()) {
-            throw new PlatformException(ProblemType.CONFLICT, "deployment " + id + " already " + deployment.status().wireName());
+            throw new PlatformException(
+                    ProblemType.CONFLICT,
+                    "deployment " + id + " already " + deployment.status().wireName());
         }
         deployment.requestCancel(clock.instant());
         return engine.advanceLocked(deployment);
@@ -728,12 +962,25 @@ public class DeploymentService {
         List<GraphView.Node> views = new ArrayList<>();
         for (DeploymentNode node : all) {
             ResourceIdentity identity = node.identity();
-            views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), node.moduleSlug(),
-                    node.moduleVersion(), node.runnerId() == null ? null : runners.slugOf(node.runnerId()), deployment.id(),
-                    displayStatus(node), null, null, node.finishedAt(), null));
+            views.add(new GraphView.Node(
+                    identity.type(),
+                    identity.resourceClass(),
+                    identity.id(),
+                    node.moduleSlug(),
+                    node.moduleVersion(),
+                    node.runnerId() == null ? null : runners.slugOf(node.runnerId()),
+                    deployment.id(),
+                    displayStatus(node),
+                    null,
+                    null,
+                    node.finishedAt(),
+                    null));
         }
         List<GraphView.Edge> edges = nodes.edges(deployment.id()).stream()
-                .map(e -> new GraphView.Edge(byId.get(e.from()).identity().toString(), byId.get(e.to()).identity().toString(), e.alias()))
+                .map(e -> new GraphView.Edge(
+                        byId.get(e.from()).identity().toString(),
+                        byId.get(e.to()).identity().toString(),
+                        e.alias()))
                 .toList();
         return new GraphView(views, edges);
     }
@@ -743,32 +990,48 @@ public class DeploymentService {
     public GraphView resourceGraph(OrgScope scope, String project, String env, boolean withOutputs) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         @SuppressWarnings("unchecked")
-        List<Object[]> latest = deployments.getEntityManager().createNativeQuery("""
+        List<Object[]> latest = deployments
+                .getEntityManager()
+                .createNativeQuery("""
                         select distinct on (n.res_type, n.res_class, n.res_id) n.res_type, n.res_class, n.res_id, n.status
                         from deployment_node n join deployment d on d.id = n.deployment_id
                         where d.environment_id = ?1 and n.operation <> 'check'
                         order by n.res_type, n.res_class, n.res_id, d.created_at desc""")
-                .setParameter(1, environment.id()).getResultList();
+                .setParameter(1, environment.id())
+                .getResultList();
         Map<String, String> statuses = new HashMap<>();
         latest.forEach(row -> statuses.put(row[0] + "/" + row[1] + "/" + row[2], (String) row[3]));
         // a check's node says how the check went, not how the resource is: its findings are the open issues
         @SuppressWarnings("unchecked")
-        List<Object[]> open = deployments.getEntityManager().createNativeQuery("""
+        List<Object[]> open = deployments
+                .getEntityManager()
+                .createNativeQuery("""
                         select res_type, res_class, res_id, count(*) from issue where environment_id = ?1 and state = 'open'
                         group by res_type, res_class, res_id""")
-                .setParameter(1, environment.id()).getResultList();
+                .setParameter(1, environment.id())
+                .getResultList();
         Map<String, Integer> issues = new HashMap<>();
         open.forEach(row -> issues.put(row[0] + "/" + row[1] + "/" + row[2], ((Number) row[3]).intValue()));
         List<GraphView.Node> views = new ArrayList<>();
         List<GraphView.Edge> edges = new ArrayList<>();
         for (ActiveResourceService.GraphRow resource : activeResources.graphRows(environment.id(), withOutputs)) {
             ResourceIdentity identity = resource.identity();
-            views.add(new GraphView.Node(identity.type(), identity.resourceClass(), identity.id(), resource.moduleSlug(),
-                    resource.moduleVersion(), resource.runnerSlug(), resource.lastDeploymentId(),
-                    statuses.getOrDefault(identity.toString(), "succeeded"), resource.outputs(), resource.tofuResources(),
-                    resource.updatedAt(), issues.getOrDefault(identity.toString(), 0)));
+            views.add(new GraphView.Node(
+                    identity.type(),
+                    identity.resourceClass(),
+                    identity.id(),
+                    resource.moduleSlug(),
+                    resource.moduleVersion(),
+                    resource.runnerSlug(),
+                    resource.lastDeploymentId(),
+                    statuses.getOrDefault(identity.toString(), "succeeded"),
+                    resource.outputs(),
+                    resource.tofuResources(),
+                    resource.updatedAt(),
+                    issues.getOrDefault(identity.toString(), 0)));
             for (ResourceDependency dependency : resource.dependencies()) {
-                edges.add(new GraphView.Edge(identity.toString(), dependency.resource().toString(), dependency.alias()));
+                edges.add(new GraphView.Edge(
+                        identity.toString(), dependency.resource().toString(), dependency.alias()));
             }
         }
         return new GraphView(views, edges);
@@ -783,16 +1046,24 @@ public class DeploymentService {
     public Optional<String> resourceGraphTag(OrgScope scope, String project, String env, boolean withOutputs) {
         // one statement outside a transaction, since a client that has the graph asks often; an unknown
         // environment has no tag (the read that follows answers 404)
-        return autocommit.first("""
+        return autocommit.first(
+                """
                         select cast(e.id as text),
                                (select count(*) from deployment d where d.environment_id = e.id and d.status in ('queued', 'running', 'awaiting_approval')),
                                (select cast(d.id as text) from deployment d where d.environment_id = e.id
                                 order by d.created_at desc, d.id desc limit 1)
                         from environment e join project p on p.id = e.project_id
                         where p.org_id = ? and p.slug = ? and e.slug = ?""",
-                row -> row.getLong(2) > 0 ? null : EntityTags.of("graph", row.getString(1), Objects.requireNonNullElse(row.getString(3), "none"),
-                        withOutputs ? "outputs" : "plain"),
-                scope.orgId(), project, env);
+                row -> row.getLong(2) > 0
+                        ? null
+                        : EntityTags.of(
+                                "graph",
+                                row.getString(1),
+                                Objects.requireNonNullElse(row.getString(3), "none"),
+                                withOutputs ? "outputs" : "plain"),
+                scope.orgId(),
+                project,
+                env);
     }
 
     /** The ETag of a deployment that has ended (it no longer changes); empty before. */
@@ -808,8 +1079,10 @@ public class DeploymentService {
     }
 
     private Deployment require(EnvironmentRef environment, UUID id) {
-        return deployments.find(environment.id(), id)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + id + "` of `" + environment.path() + "`"));
+        return deployments
+                .find(environment.id(), id)
+                .orElseThrow(
+                        () -> PlatformException.notFound("deployment `" + id + "` of `" + environment.path() + "`"));
     }
 
     /** A node is shown as running while its current job is claimed. */
@@ -825,35 +1098,78 @@ public class DeploymentService {
         }
         all.forEach(n -> progress.merge(n.status().wireName(), 1, Integer::sum));
         progress.put("total", all.size());
-        progress.put("done", (int) all.stream().filter(n -> n.status().isTerminal()).count());
+        progress.put(
+                "done", (int) all.stream().filter(n -> n.status().isTerminal()).count());
         List<NodeView> nodeViews = null;
         if (withNodes) {
             Map<UUID, String> runnerSlugs = new HashMap<>();
-            nodeViews = all.stream().map(n -> {
-                ResourceIdentity identity = n.identity();
-                String runner = n.runnerId() == null ? null : runnerSlugs.computeIfAbsent(n.runnerId(), runners::slugOf);
-                return new NodeView(identity.type(), identity.resourceClass(), identity.id(), n.path(), n.operation().wireName(),
-                        n.action(), displayStatus(n), n.moduleSlug(), n.moduleVersion(), runner, n.attempt(), n.planSummary(),
-                        n.error(), n.queuedAt(), n.startedAt(), n.finishedAt());
-            }).toList();
+            nodeViews = all.stream()
+                    .map(n -> {
+                        ResourceIdentity identity = n.identity();
+                        String runner = n.runnerId() == null
+                                ? null
+                                : runnerSlugs.computeIfAbsent(n.runnerId(), runners::slugOf);
+                        return new NodeView(
+                                identity.type(),
+                                identity.resourceClass(),
+                                identity.id(),
+                                n.path(),
+                                n.operation().wireName(),
+                                n.action(),
+                                displayStatus(n),
+                                n.moduleSlug(),
+                                n.moduleVersion(),
+                                runner,
+                                n.attempt(),
+                                n.planSummary(),
+                                n.error(),
+                                n.queuedAt(),
+                                n.startedAt(),
+                                n.finishedAt());
+                    })
+                    .toList();
         }
         String waiting = null;
-        if (withNodes && deployment.status() == DeploymentStatus.RUNNING && progress.getOrDefault(NodeStatus.QUEUED.wireName(), 0) > 0) {
+        if (withNodes
+                && deployment.status() == DeploymentStatus.RUNNING
+                && progress.getOrDefault(NodeStatus.QUEUED.wireName(), 0) > 0) {
             long running = quotas.used(deployment.orgId(), Quota.CONCURRENT_JOBS);
             int limit = quotas.limit(deployment.orgId(), Quota.CONCURRENT_JOBS);
             if (running >= limit) {
-                waiting = "waiting for a job slot: the organization runs " + running + " of " + limit + " concurrent jobs (quota `"
-                        + Quota.CONCURRENT_JOBS.wireName() + "`)";
+                waiting = "waiting for a job slot: the organization runs " + running + " of " + limit
+                        + " concurrent jobs (quota `" + Quota.CONCURRENT_JOBS.wireName() + "`)";
             }
         }
-        return new DeploymentView(deployment.id(), environment.project(), environment.env(), deployment.mode().wireName(),
-                deployment.status().wireName(), deployment.manifestNumber(), deployment.rollbackOf(), deployment.force(),
-                deployment.cancelRequested(), deployment.createdByName(), deployment.createdAt(), deployment.startedAt(),
-                deployment.finishedAt(), deployment.error(), deployment.stalledReason(), deployment.stalledAt(), waiting, progress,
-                changes(all), failures(all), nodeViews,
-                deployment.targets() == null ? null : deployment.targets().stream().map(ResourceIdentity::toString).toList(),
+        return new DeploymentView(
+                deployment.id(),
+                environment.project(),
+                environment.env(),
+                deployment.mode().wireName(),
+                deployment.status().wireName(),
+                deployment.manifestNumber(),
+                deployment.rollbackOf(),
+                deployment.force(),
+                deployment.cancelRequested(),
+                deployment.createdByName(),
+                deployment.createdAt(),
+                deployment.startedAt(),
+                deployment.finishedAt(),
+                deployment.error(),
+                deployment.stalledReason(),
+                deployment.stalledAt(),
+                waiting,
+                progress,
+                changes(all),
+                failures(all),
+                nodeViews,
+                deployment.targets() == null
+                        ? null
+                        : deployment.targets().stream()
+                                .map(ResourceIdentity::toString)
+                                .toList(),
                 deployment.reconciles().isEmpty() ? null : deployment.reconciles(),
-                deployment.mode() == DeploymentMode.CHECK ? deployment.refreshOnly() : null, gate(deployment));
+                deployment.mode() == DeploymentMode.CHECK ? deployment.refreshOnly() : null,
+                gate(deployment));
     }
 
     /** A gated deployment's approval settings, state and decisions; null for any other. */
@@ -862,10 +1178,18 @@ public class DeploymentService {
         if (policy == null) {
             return null;
         }
-        List<ApprovalView> decisions = approvals.of(deployment.id()).stream().map(ApprovalView::of).toList();
-        return new DeploymentView.Gate(deployment.approvalState() == null ? null : deployment.approvalState().wireName(), policy.required(),
-                policy.approvers().stream().map(Role::wireName).toList(), policy.allowSelfApproval(), deployment.planFingerprint(),
-                deployment.approvalExpiresAt(), decisions);
+        List<ApprovalView> decisions =
+                approvals.of(deployment.id()).stream().map(ApprovalView::of).toList();
+        return new DeploymentView.Gate(
+                deployment.approvalState() == null
+                        ? null
+                        : deployment.approvalState().wireName(),
+                policy.required(),
+                policy.approvers().stream().map(Role::wireName).toList(),
+                policy.allowSelfApproval(),
+                deployment.planFingerprint(),
+                deployment.approvalExpiresAt(),
+                decisions);
     }
 
     private static final int MAX_FAILURES_SHOWN = 10;
@@ -890,8 +1214,11 @@ public class DeploymentService {
 
     /** Its first few failed resources, each with the first line of its error ({@code progress.failed} counts them all). */
     private static List<DeploymentView.Failure> failures(List<DeploymentNode> all) {
-        return all.stream().filter(node -> node.status() == NodeStatus.FAILED).limit(MAX_FAILURES_SHOWN)
-                .map(node -> new DeploymentView.Failure(node.identity().id(), firstLine(node.error()))).toList();
+        return all.stream()
+                .filter(node -> node.status() == NodeStatus.FAILED)
+                .limit(MAX_FAILURES_SHOWN)
+                .map(node -> new DeploymentView.Failure(node.identity().id(), firstLine(node.error())))
+                .toList();
     }
 
     private static String firstLine(String error) {

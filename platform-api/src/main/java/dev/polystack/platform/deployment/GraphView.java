@@ -15,12 +15,20 @@ public record GraphView(List<Node> nodes, List<Edge> edges) {
      * @param resources the OpenTofu resources the runner reported
      * @param issues    how many open issues the resource has (environment graphs; absent in a deployment's graph)
      */
-    public record Node(String type, @JsonProperty("class") String resourceClass, String id, String moduleId,
-                       Integer moduleVersion, String runnerId, UUID lastDeploymentId, String status, JsonNode outputs,
-                       JsonNode resources, Instant updatedAt, Integer issues) {
-    }
+    public record Node(
+            String type,
+            @JsonProperty("class") String resourceClass,
+            String id,
+            String moduleId,
+            Integer moduleVersion,
+            String runnerId,
+            UUID lastDeploymentId,
+            String status,
+            JsonNode outputs,
+            JsonNode resources,
+            Instant updatedAt,
+            Integer issues) {}
 
     /** {@code from} depends on {@code to}; {@code alias} is how it refers to it. */
-    public record Edge(String from, String to, String alias) {
-    }
+    public record Edge(String from, String to, String alias) {}
 }

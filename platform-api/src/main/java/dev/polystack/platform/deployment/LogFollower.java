@@ -45,8 +45,7 @@ public class LogFollower {
     ObjectMapper json;
 
     /** A read: the lines found after the position, and whether the stream is over. */
-    private record Chunk(List<LogLine> lines, boolean end) {
-    }
+    private record Chunk(List<LogLine> lines, boolean end) {}
 
     /** Stops the repetition after the end was sent (a null item would be skipped and repeated at once). */
     private static final Chunk DONE = new Chunk(List.of(), true);
@@ -54,16 +53,20 @@ public class LogFollower {
     public Multi<OutboundSseEvent> follow(Sse sse, UUID deployment, String node) {
         AtomicLong position = new AtomicLong();
         AtomicBoolean over = new AtomicBoolean();
-        return Multi.createBy().repeating().uni(() -> over.get() ? Uni.createFrom().item(DONE) : next(deployment, node, position, over))
+        return Multi.createBy()
+                .repeating()
+                .uni(() -> over.get() ? Uni.createFrom().item(DONE) : next(deployment, node, position, over))
                 .until(chunk -> chunk == DONE)
-                .onItem().transformToIterable(chunk -> events(sse, chunk));
+                .onItem()
+                .transformToIterable(chunk -> events(sse, chunk));
     }
 
     private Uni<Chunk> next(UUID deployment, String node, AtomicLong position, AtomicBoolean over) {
         String key = deployment.toString();
         // registered before the read, so that a batch stored during the read wakes the stream
         CompletableFuture<Void> wake = notifications.await(Notifications.DEPLOYMENTS, key);
-        return Uni.createFrom().item(() -> {
+        return Uni.createFrom()
+                .item(() -> {
                     boolean finished = logs.finished(deployment);
                     List<LogService.Batch> batches = logs.after(deployment, node, position.get(), BATCHES_PER_READ);
                     List<LogLine> lines = new ArrayList<>();
@@ -82,7 +85,11 @@ public class LogFollower {
                     if (chunk.end() || !chunk.lines().isEmpty()) {
                         return Uni.createFrom().item(chunk);
                     }
-                    return Uni.createFrom().completionStage(wake).ifNoItem().after(POLL).recoverWithItem((Void) null)
+                    return Uni.createFrom()
+                            .completionStage(wake)
+                            .ifNoItem()
+                            .after(POLL)
+                            .recoverWithItem((Void) null)
                             .replaceWith(chunk);
                 })
                 .eventually(() -> notifications.forget(Notifications.DEPLOYMENTS, key, wake));

@@ -28,11 +28,26 @@ public class ManifestDryRunResource {
     DeploymentService deployments;
 
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    @Operation(operationId = "dryRunManifest", summary = "Validate a manifest (YAML or JSON) and show the graph and changes deploying it would make; nothing is stored (developers and up)")
+    @Consumes({
+        "application/yaml",
+        "application/x-yaml",
+        "text/yaml",
+        "text/x-yaml",
+        MediaType.APPLICATION_JSON,
+        MediaType.TEXT_PLAIN
+    })
+    @Operation(
+            operationId = "dryRunManifest",
+            summary =
+                    "Validate a manifest (YAML or JSON) and show the graph and changes deploying it would make; nothing is stored (developers and up)")
     @RequestBody(description = "The manifest, in YAML or JSON")
-    public DryRunView dryRun(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                             @HeaderParam("Content-Type") String contentType, String content) {
-        return deployments.dryRun(access.require(org, Role.DEVELOPER), project, env, content, ManifestFormat.ofMediaType(contentType));
+    public DryRunView dryRun(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @HeaderParam("Content-Type") String contentType,
+            String content) {
+        return deployments.dryRun(
+                access.require(org, Role.DEVELOPER), project, env, content, ManifestFormat.ofMediaType(contentType));
     }
 }

@@ -37,14 +37,16 @@ public class Reconciler {
         try {
             reconcile(event.environmentId(), clock.instant());
         } catch (RuntimeException e) {
-            LOG.warnf("Could not start the reconcile of environment %s after its check: %s (the next check scheduling tries again)",
+            LOG.warnf(
+                    "Could not start the reconcile of environment %s after its check: %s (the next check scheduling tries again)",
                     event.environmentId(), e.getMessage());
         }
     }
 
     /** Starts the reconcile of one environment when it has auto drift waiting; its id, or empty. */
     public Optional<UUID> reconcile(UUID environmentId, Instant now) {
-        Optional<UUID> started = QuarkusTransaction.requiringNew().call(() -> deployments.reconcile(environmentId, now));
+        Optional<UUID> started =
+                QuarkusTransaction.requiringNew().call(() -> deployments.reconcile(environmentId, now));
         started.ifPresent(id -> LOG.infof("Started reconcile deployment %s of environment %s", id, environmentId));
         return started;
     }
@@ -52,9 +54,13 @@ public class Reconciler {
     /** Starts the reconciles of every environment with auto drift waiting; how many it started. */
     public int reconcileWaiting(Instant now) {
         @SuppressWarnings("unchecked")
-        List<UUID> environments = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
-                "select distinct w.environment_id from (" + DeploymentService.RECONCILE_WAITING + ") w limit 100", UUID.class)
-                .getResultList());
+        List<UUID> environments = QuarkusTransaction.requiringNew()
+                .call(() -> entityManager
+                        .createNativeQuery(
+                                "select distinct w.environment_id from (" + DeploymentService.RECONCILE_WAITING
+                                        + ") w limit 100",
+                                UUID.class)
+                        .getResultList());
         int started = 0;
         for (UUID environment : environments) {
             try {

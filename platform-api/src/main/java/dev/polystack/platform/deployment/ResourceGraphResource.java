@@ -16,8 +16,8 @@ import jakarta.inject.Singleton;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -87,24 +87,45 @@ public class ResourceGraphResource {
     void init() {
         building = new Bulkhead(config.http().concurrentGraphReads(), Duration.ofSeconds(10), "resource-graph reads");
         long size = config.http().graphCacheSize().asLongValue();
-        answers = size <= 0 ? null : Caffeine.newBuilder().maximumWeight(size).weigher((String tag, Answer answer) -> answer.weight())
-                .expireAfterAccess(Duration.ofMinutes(5)).build();
+        answers = size <= 0
+                ? null
+                : Caffeine.newBuilder()
+                        .maximumWeight(size)
+                        .weigher((String tag, Answer answer) -> answer.weight())
+                        .expireAfterAccess(Duration.ofMinutes(5))
+                        .build();
     }
 
     @GET
-    @Operation(operationId = "getResourceGraph", summary = "The environment's resources (OpenTofu resources, and with `outputs=true`"
-            + " their outputs, sensitive values masked) and their dependencies")
-    @APIResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = GraphView.class)))
-    @APIResponse(responseCode = "304", description = "Unchanged since the ETag in `If-None-Match`. A graph has an ETag while no"
-            + " deployment of the environment is queued or running")
-    public Response graph(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                          @QueryParam("outputs") boolean outputs, @Context HttpHeaders headers, @Context Request request) {
+    @Operation(
+            operationId = "getResourceGraph",
+            summary = "The environment's resources (OpenTofu resources, and with `outputs=true`"
+                    + " their outputs, sensitive values masked) and their dependencies")
+    @APIResponse(
+            responseCode = "200",
+            description = "OK",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = GraphView.class)))
+    @APIResponse(
+            responseCode = "304",
+            description = "Unchanged since the ETag in `If-None-Match`. A graph has an ETag while no"
+                    + " deployment of the environment is queued or running")
+    public Response graph(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @QueryParam("outputs") boolean outputs,
+            @Context HttpHeaders headers,
+            @Context Request request) {
         OrgScope scope = access.require(org, Role.VIEWER);
         // the tag is read before the graph: an answer may be newer than its tag, never older
         Optional<String> tag = deployments.resourceGraphTag(scope, project, env, outputs);
         if (EntityTags.unchanged(request, tag)) {
-            return Response.notModified(EntityTags.weak(tag.get())).header("Cache-Control", EntityTags.REVALIDATE).build();
+            return Response.notModified(EntityTags.weak(tag.get()))
+                    .header("Cache-Control", EntityTags.REVALIDATE)
+                    .build();
         }
         Supplier<byte[]> build = () -> building.call(() -> {
             try {
@@ -114,13 +135,18 @@ public class ResourceGraphResource {
             }
         });
         if (tag.isEmpty() || answers == null) {
-            return Response.ok(build.get(), MediaType.APPLICATION_JSON_TYPE).header("Vary", "Accept-Encoding").build();
+            return Response.ok(build.get(), MediaType.APPLICATION_JSON_TYPE)
+                    .header("Vary", "Accept-Encoding")
+                    .build();
         }
         // built once per tag: readers of a tag not kept yet wait for the first one's answer instead of building it too
         Answer kept = answers.get(tag.get(), key -> Answer.of(build.get()));
         boolean gzip = acceptsGzip(headers.getHeaderString(HttpHeaders.ACCEPT_ENCODING));
-        Response.ResponseBuilder answer = Response.ok(gzip ? kept.gzip() : kept.plain(), MediaType.APPLICATION_JSON_TYPE)
-                .header("Vary", "Accept-Encoding").tag(EntityTags.weak(tag.get())).header("Cache-Control", EntityTags.REVALIDATE);
+        Response.ResponseBuilder answer = Response.ok(
+                        gzip ? kept.gzip() : kept.plain(), MediaType.APPLICATION_JSON_TYPE)
+                .header("Vary", "Accept-Encoding")
+                .tag(EntityTags.weak(tag.get()))
+                .header("Cache-Control", EntityTags.REVALIDATE);
         if (gzip) {
             answer.header("Content-Encoding", "gzip");
         }

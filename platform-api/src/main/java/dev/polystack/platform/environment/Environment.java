@@ -1,18 +1,18 @@
 package dev.polystack.platform.environment;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.polystack.platform.envtype.CheckSchedule;
-import org.hibernate.annotations.JdbcTypeCode;
-import org.hibernate.annotations.Mutability;
-import org.hibernate.type.SqlTypes;
-import org.hibernate.type.descriptor.java.Immutability;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
+import dev.polystack.platform.envtype.CheckSchedule;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -46,8 +46,7 @@ public class Environment extends VersionedEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     private JsonNode checks;
 
-    protected Environment() {
-    }
+    protected Environment() {}
 
     Environment(UUID orgId, UUID projectId, String slug, UUID envTypeId, Instant now) {
         super(now);

@@ -15,6 +15,8 @@ class EnvironmentRepository implements PanacheRepositoryBase<Environment, UUID> 
     }
 
     List<Environment> page(UUID projectId, String after, int limit) {
-        return find("projectId = ?1 and slug > ?2 order by slug", projectId, after == null ? "" : after).page(0, limit + 1).list();
+        return find("projectId = ?1 and slug > ?2 order by slug", projectId, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 }

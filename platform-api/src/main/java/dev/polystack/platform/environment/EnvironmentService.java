@@ -47,7 +47,10 @@ public class EnvironmentService {
         if (environments.find(projectId, request.id()).isPresent()) {
             throw PlatformException.conflict("environment `" + project + "/" + request.id() + "` already exists");
         }
-        quotas.requireRoom(scope.orgId(), Quota.ENVIRONMENTS_PER_PROJECT, "in project `" + project + "`",
+        quotas.requireRoom(
+                scope.orgId(),
+                Quota.ENVIRONMENTS_PER_PROJECT,
+                "in project `" + project + "`",
                 () -> quotas.count("select count(*) from environment where project_id = ?1", projectId));
         if (request.checks() != null) {
             request.checks().validate("/checks");
@@ -63,7 +66,8 @@ public class EnvironmentService {
     public Page<EnvironmentView> list(OrgScope scope, String project, PageRequest page) {
         int limit = page.limit();
         UUID projectId = projectId(scope, project);
-        return Page.of(environments.page(projectId, page.after(), limit), limit, Environment::slug, e -> view(e, project));
+        return Page.of(
+                environments.page(projectId, page.after(), limit), limit, Environment::slug, e -> view(e, project));
     }
 
     @Transactional
@@ -72,8 +76,8 @@ public class EnvironmentService {
     }
 
     @Transactional
-    public EnvironmentView update(OrgScope scope, String project, String id, UpdateEnvironmentRequest request,
-                                  Long expectedVersion) {
+    public EnvironmentView update(
+            OrgScope scope, String project, String id, UpdateEnvironmentRequest request, Long expectedVersion) {
         Environment environment = require(scope, project, id);
         Versions.check(expectedVersion, environment.version());
         if (request.checks() != null) {
@@ -90,7 +94,10 @@ public class EnvironmentService {
 
     /** Refuses to delete a protected environment. */
     public void requireDeletable(EnvironmentRef environment) {
-        environments.findById(environment.id()).management().requireDeletable("environment `" + environment.path() + "`");
+        environments
+                .findById(environment.id())
+                .management()
+                .requireDeletable("environment `" + environment.path() + "`");
     }
 
     /**
@@ -98,17 +105,27 @@ public class EnvironmentService {
      * An environment needs its project; unknown names are 422 problems that name the field.
      */
     public TargetIds resolveTarget(OrgScope scope, String project, String envType, String env) {
-        UUID projectId = project == null ? null : projects.findId(scope.orgId(), project)
-                .orElseThrow(() -> PlatformException.unprocessable("/project_id", "project `" + project + "` does not exist"));
-        UUID envTypeId = envType == null ? null : envTypes.findId(scope.orgId(), envType)
-                .orElseThrow(() -> PlatformException.unprocessable("/env_type_id", "environment type `" + envType + "` does not exist"));
+        UUID projectId = project == null
+                ? null
+                : projects.findId(scope.orgId(), project)
+                        .orElseThrow(() -> PlatformException.unprocessable(
+                                "/project_id", "project `" + project + "` does not exist"));
+        UUID envTypeId = envType == null
+                ? null
+                : envTypes.findId(scope.orgId(), envType)
+                        .orElseThrow(() -> PlatformException.unprocessable(
+                                "/env_type_id", "environment type `" + envType + "` does not exist"));
         UUID envId = null;
         if (env != null) {
             if (projectId == null) {
-                throw PlatformException.invalid("/env_id", "needs project_id: environment ids are unique within a project");
+                throw PlatformException.invalid(
+                        "/env_id", "needs project_id: environment ids are unique within a project");
             }
-            envId = environments.find(projectId, env).map(Environment::id)
-                    .orElseThrow(() -> PlatformException.unprocessable("/env_id", "environment `" + project + "/" + env + "` does not exist"));
+            envId = environments
+                    .find(projectId, env)
+                    .map(Environment::id)
+                    .orElseThrow(() -> PlatformException.unprocessable(
+                            "/env_id", "environment `" + project + "/" + env + "` does not exist"));
         }
         return new TargetIds(projectId, envTypeId, envId);
     }
@@ -122,12 +139,10 @@ public class EnvironmentService {
     }
 
     /** Rule criteria about where a resource lives, as stored. */
-    public record TargetIds(UUID projectId, UUID envTypeId, UUID envId) {
-    }
+    public record TargetIds(UUID projectId, UUID envTypeId, UUID envId) {}
 
     /** The same criteria by name. */
-    public record TargetNames(String projectId, String envTypeId, String envId) {
-    }
+    public record TargetNames(String projectId, String envTypeId, String envId) {}
 
     /** An environment of the organization, or a 404 problem. */
     public EnvironmentRef reference(OrgScope scope, String project, String env) {
@@ -143,7 +158,9 @@ public class EnvironmentService {
 
     /** Locks the environment's row until the transaction ends: deployments of one environment go one at a time. */
     public void lock(UUID environmentId) {
-        environments.getEntityManager().find(Environment.class, environmentId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        environments
+                .getEntityManager()
+                .find(Environment.class, environmentId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
     }
 
     public void moveTo(UUID environmentId, EnvironmentStatus status) {
@@ -154,13 +171,19 @@ public class EnvironmentService {
     }
 
     private EnvironmentRef ref(Environment environment, String project, String orgSlug) {
-        return new EnvironmentRef(environment.id(), environment.orgId(), orgSlug, project, environment.slug(),
-                envTypes.slugOf(environment.envTypeId()), environment.status());
+        return new EnvironmentRef(
+                environment.id(),
+                environment.orgId(),
+                orgSlug,
+                project,
+                environment.slug(),
+                envTypes.slugOf(environment.envTypeId()),
+                environment.status());
     }
 
     /** The ids and names of an environment, and its status. */
-    public record EnvironmentRef(UUID id, UUID orgId, String org, String project, String env, String envType,
-                                 EnvironmentStatus status) {
+    public record EnvironmentRef(
+            UUID id, UUID orgId, String org, String project, String env, String envType, EnvironmentStatus status) {
         public dev.polystack.rules.matching.EnvironmentContext context() {
             return new dev.polystack.rules.matching.EnvironmentContext(org, project, env, envType);
         }
@@ -172,7 +195,9 @@ public class EnvironmentService {
 
     /** The id of an environment, if the project and the environment exist in the organization. */
     public Optional<UUID> findId(UUID orgId, String project, String env) {
-        return projects.findId(orgId, project).flatMap(p -> environments.find(p, env)).map(Environment::id);
+        return projects.findId(orgId, project)
+                .flatMap(p -> environments.find(p, env))
+                .map(Environment::id);
     }
 
     /** {@code project/env} of an environment, for messages and views. */
@@ -182,7 +207,8 @@ public class EnvironmentService {
     }
 
     private Environment require(OrgScope scope, String project, String id) {
-        return environments.find(projectId(scope, project), id)
+        return environments
+                .find(projectId(scope, project), id)
                 .orElseThrow(() -> PlatformException.notFound("environment `" + project + "/" + id + "`"));
     }
 
@@ -193,12 +219,21 @@ public class EnvironmentService {
 
     private UUID envTypeId(OrgScope scope, String envType) {
         return envTypes.findId(scope.orgId(), envType)
-                .orElseThrow(() -> PlatformException.unprocessable("/env_type_id", "environment type `" + envType + "` does not exist"));
+                .orElseThrow(() -> PlatformException.unprocessable(
+                        "/env_type_id", "environment type `" + envType + "` does not exist"));
     }
 
     private EnvironmentView view(Environment environment, String project) {
-        return new EnvironmentView(environment.slug(), project, envTypes.slugOf(environment.envTypeId()),
-                environment.status(), environment.management().managedBy(), environment.management().isProtected(),
-                environment.checks(), environment.createdAt(), environment.updatedAt(), environment.version());
+        return new EnvironmentView(
+                environment.slug(),
+                project,
+                envTypes.slugOf(environment.envTypeId()),
+                environment.status(),
+                environment.management().managedBy(),
+                environment.management().isProtected(),
+                environment.checks(),
+                environment.createdAt(),
+                environment.updatedAt(),
+                environment.version());
     }
 }

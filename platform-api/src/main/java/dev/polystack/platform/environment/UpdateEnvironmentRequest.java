@@ -6,7 +6,9 @@ import dev.polystack.platform.common.web.Slug;
 import dev.polystack.platform.envtype.CheckSchedule;
 import jakarta.validation.Valid;
 
-public record UpdateEnvironmentRequest(@Slug String envTypeId,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version,
-        @Valid CheckSchedule checks) {
-}
+public record UpdateEnvironmentRequest(
+        @Slug String envTypeId,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        Long version,
+        @Valid CheckSchedule checks) {}

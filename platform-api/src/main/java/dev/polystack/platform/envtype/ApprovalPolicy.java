@@ -27,29 +27,40 @@ import java.util.List;
  * @param expiresAfterHours how long a plan waits for its approvals before the deployment is cancelled (default 24)
  */
 @Schema(name = "ApprovalPolicy")
-public record ApprovalPolicy(Boolean deployments, @Min(1) @Max(10) Integer required,
-                             @Size(min = 1, max = 4) List<@NotNull Role> approvers, Boolean allowSelfApproval,
-                             @Min(1) @Max(720) Integer expiresAfterHours) {
+public record ApprovalPolicy(
+        Boolean deployments,
+        @Min(1) @Max(10) Integer required,
+        @Size(min = 1, max = 4) List<@NotNull Role> approvers,
+        Boolean allowSelfApproval,
+        @Min(1) @Max(720) Integer expiresAfterHours) {
 
     public static final int DEFAULT_EXPIRY_HOURS = 24;
 
-    private static final ObjectMapper STORAGE = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+    private static final ObjectMapper STORAGE = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     /** What applies where a type says nothing: one approval by a platform engineer or owner, not the author's own. */
-    public static final ApprovalPolicy DEFAULT = new ApprovalPolicy(false, 1, List.of(Role.PLATFORM_ENGINEER, Role.OWNER), false,
-            DEFAULT_EXPIRY_HOURS);
+    public static final ApprovalPolicy DEFAULT =
+            new ApprovalPolicy(false, 1, List.of(Role.PLATFORM_ENGINEER, Role.OWNER), false, DEFAULT_EXPIRY_HOURS);
 
     /** {@code {}}: no policy. */
     @JsonIgnore
     public boolean isEmpty() {
-        return deployments == null && required == null && approvers == null && allowSelfApproval == null && expiresAfterHours == null;
+        return deployments == null
+                && required == null
+                && approvers == null
+                && allowSelfApproval == null
+                && expiresAfterHours == null;
     }
 
     /** Every field set, the defaults where this one says nothing. */
     public ApprovalPolicy withDefaults() {
-        return new ApprovalPolicy(Boolean.TRUE.equals(deployments), required == null ? DEFAULT.required : required,
-                approvers == null ? DEFAULT.approvers : List.copyOf(approvers), Boolean.TRUE.equals(allowSelfApproval),
+        return new ApprovalPolicy(
+                Boolean.TRUE.equals(deployments),
+                required == null ? DEFAULT.required : required,
+                approvers == null ? DEFAULT.approvers : List.copyOf(approvers),
+                Boolean.TRUE.equals(allowSelfApproval),
                 expiresAfterHours == null ? DEFAULT.expiresAfterHours : expiresAfterHours);
     }
 

@@ -25,10 +25,15 @@ import java.time.ZoneOffset;
  * @param refreshOnly     plan with {@code -refresh-only}
  */
 @Schema(name = "CheckSchedule")
-public record CheckSchedule(@Min(0) @Max(10_080) Integer intervalMinutes,
-                            @Pattern(regexp = "([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d",
-                                    message = "must be HH:MM-HH:MM in UTC, such as 22:00-06:00") String window,
-                            Boolean refreshOnly) {
+public record CheckSchedule(
+        @Min(0) @Max(10_080) Integer intervalMinutes,
+
+        @Pattern(
+                regexp = "([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d",
+                message = "must be HH:MM-HH:MM in UTC, such as 22:00-06:00")
+        String window,
+
+        Boolean refreshOnly) {
 
     /** The shortest interval: a check plans every resource of the environment. */
     public static final int MIN_INTERVAL = 10;
@@ -36,7 +41,8 @@ public record CheckSchedule(@Min(0) @Max(10_080) Integer intervalMinutes,
     /** Refuses an interval between 1 and 9 minutes; {@code pointer} names the field (e.g. {@code /checks}). */
     public void validate(String pointer) {
         if (intervalMinutes != null && intervalMinutes > 0 && intervalMinutes < MIN_INTERVAL) {
-            throw PlatformException.invalid(pointer + "/interval_minutes", "must be 0 (off) or at least " + MIN_INTERVAL + " minutes");
+            throw PlatformException.invalid(
+                    pointer + "/interval_minutes", "must be 0 (off) or at least " + MIN_INTERVAL + " minutes");
         }
     }
 
@@ -64,7 +70,7 @@ public record CheckSchedule(@Min(0) @Max(10_080) Integer intervalMinutes,
         if (from.isBefore(to)) {
             return !time.isBefore(from) && time.isBefore(to);
         }
-        return !time.isBefore(from) || time.isBefore(to);  // wraps midnight
+        return !time.isBefore(from) || time.isBefore(to); // wraps midnight
     }
 
     /** As stored (a jsonb column), with the API's names. */
@@ -82,7 +88,9 @@ public record CheckSchedule(@Min(0) @Max(10_080) Integer intervalMinutes,
         if (json == null || json.isNull() || json.isMissingNode()) {
             return null;
         }
-        return new CheckSchedule(json.path("interval_minutes").asInt(0), json.path("window").isTextual() ? json.path("window").asText() : null,
+        return new CheckSchedule(
+                json.path("interval_minutes").asInt(0),
+                json.path("window").isTextual() ? json.path("window").asText() : null,
                 json.path("refresh_only").asBoolean(false));
     }
 }

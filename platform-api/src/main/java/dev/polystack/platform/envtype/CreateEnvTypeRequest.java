@@ -11,9 +11,17 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Map;
 
-public record CreateEnvTypeRequest(@Slug String id, @Size(max = 1000) String description,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, @Valid CheckSchedule checks,
-        @Schema(description = "What happens to drift, by resource type, in environments of this type (overrides the resource type's policy)")
+public record CreateEnvTypeRequest(
+        @Slug String id,
+        @Size(max = 1000) String description,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        @Valid CheckSchedule checks,
+
+        @Schema(
+                description =
+                        "What happens to drift, by resource type, in environments of this type (overrides the resource type's policy)")
         Map<@Slug String, @NotNull ReconcilePolicy> reconcile,
-        @Valid @Schema(description = "Who approves deployments and reconciles in environments of this type") ApprovalPolicy approval) {
-}
+
+        @Valid @Schema(description = "Who approves deployments and reconciles in environments of this type")
+        ApprovalPolicy approval) {}

@@ -3,10 +3,6 @@ package dev.polystack.platform.envtype;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.hibernate.annotations.JdbcTypeCode;
-import org.hibernate.annotations.Mutability;
-import org.hibernate.type.SqlTypes;
-import org.hibernate.type.descriptor.java.Immutability;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.VersionedEntity;
 import dev.polystack.platform.resourcetype.ReconcilePolicy;
@@ -14,6 +10,10 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Mutability;
+import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 
 import java.time.Instant;
 import java.util.Map;
@@ -50,8 +50,7 @@ public class EnvType extends VersionedEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     private JsonNode approval;
 
-    protected EnvType() {
-    }
+    protected EnvType() {}
 
     EnvType(UUID orgId, String slug, String description, Instant now) {
         super(now);
@@ -81,7 +80,10 @@ public class EnvType extends VersionedEntity {
     public Map<String, ReconcilePolicy> reconcile() {
         Map<String, ReconcilePolicy> policies = new TreeMap<>();
         if (reconcile != null) {
-            reconcile.fields().forEachRemaining(e -> policies.put(e.getKey(), ReconcilePolicy.fromWire(e.getValue().asText())));
+            reconcile
+                    .fields()
+                    .forEachRemaining(e -> policies.put(
+                            e.getKey(), ReconcilePolicy.fromWire(e.getValue().asText())));
         }
         return policies;
     }

@@ -46,8 +46,8 @@ public class EnvTypeResource {
 
     @POST
     @Operation(operationId = "createEnvType", summary = "Create an environment type (platform engineers)")
-    public RestResponse<EnvTypeView> create(@PathParam("org") String org, @Valid @NotNull CreateEnvTypeRequest request,
-                                            @Context UriInfo uriInfo) {
+    public RestResponse<EnvTypeView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateEnvTypeRequest request, @Context UriInfo uriInfo) {
         EnvTypeView created = envTypes.create(access.require(org, Role.PLATFORM_ENGINEER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -63,17 +63,24 @@ public class EnvTypeResource {
     @PUT
     @Path("/{env_type}")
     @Operation(operationId = "updateEnvType", summary = "Update an environment type's description (platform engineers)")
-    public RestResponse<EnvTypeView> update(@PathParam("org") String org, @PathParam("env_type") String envType,
-                                            @HeaderParam("If-Match") String ifMatch,
-                                            @Valid @NotNull UpdateEnvTypeRequest request) {
-        EnvTypeView view = envTypes.update(access.require(org, Role.PLATFORM_ENGINEER), envType, request,
+    public RestResponse<EnvTypeView> update(
+            @PathParam("org") String org,
+            @PathParam("env_type") String envType,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateEnvTypeRequest request) {
+        EnvTypeView view = envTypes.update(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                envType,
+                request,
                 Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
 
     @DELETE
     @Path("/{env_type}")
-    @Operation(operationId = "deleteEnvType", summary = "Delete an environment type no environment or rule uses (platform engineers)")
+    @Operation(
+            operationId = "deleteEnvType",
+            summary = "Delete an environment type no environment or rule uses (platform engineers)")
     public RestResponse<Void> delete(@PathParam("org") String org, @PathParam("env_type") String envType) {
         envTypes.delete(access.require(org, Role.PLATFORM_ENGINEER), envType);
         return RestResponse.noContent();

@@ -11,10 +11,17 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Map;
 
-public record UpdateEnvTypeRequest(@Size(max = 1000) String description,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version,
+public record UpdateEnvTypeRequest(
+        @Size(max = 1000) String description,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        Long version,
         @Valid CheckSchedule checks,
-        @Schema(description = "What happens to drift, by resource type; absent leaves it as it is, {} removes the overrides")
+
+        @Schema(
+                description =
+                        "What happens to drift, by resource type; absent leaves it as it is, {} removes the overrides")
         Map<@Slug String, @NotNull ReconcilePolicy> reconcile,
-        @Valid @Schema(description = "Who approves deployments; absent leaves it as it is, {} removes it") ApprovalPolicy approval) {
-}
+
+        @Valid @Schema(description = "Who approves deployments; absent leaves it as it is, {} removes it")
+        ApprovalPolicy approval) {}

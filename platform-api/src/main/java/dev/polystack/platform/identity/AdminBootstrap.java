@@ -1,12 +1,12 @@
 package dev.polystack.platform.identity;
 
 import dev.polystack.platform.common.PolystackConfig;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -51,13 +51,17 @@ public class AdminBootstrap {
 
     /** Creates the administrator unless one exists; replicas starting together serialise on a lock. */
     private String createAdministrator() {
-        entityManager.createNativeQuery("select pg_advisory_xact_lock(?1)").setParameter(1, LOCK_KEY).getSingleResult();
+        entityManager
+                .createNativeQuery("select pg_advisory_xact_lock(?1)")
+                .setParameter(1, LOCK_KEY)
+                .getSingleResult();
         if (principals.instanceAdminExists()) {
             return null;
         }
         String value = config.bootstrap().adminToken().orElseGet(TokenService::newTokenValue);
         if (!value.startsWith(TokenService.PREFIX) || value.length() < 36) {
-            throw new IllegalStateException("polystack.bootstrap.admin-token must start with `pst_` and carry at least 32 characters");
+            throw new IllegalStateException(
+                    "polystack.bootstrap.admin-token must start with `pst_` and carry at least 32 characters");
         }
         Principal admin = Principal.instanceAdmin(clock.instant());
         principals.persist(admin);

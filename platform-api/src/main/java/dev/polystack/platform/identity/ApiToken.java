@@ -47,11 +47,16 @@ public class ApiToken {
     @Column(name = "revoked_at")
     private Instant revokedAt;
 
-    protected ApiToken() {
-    }
+    protected ApiToken() {}
 
-    ApiToken(UUID principalId, String name, byte[] tokenHash, String displayPrefix, UUID createdBy,
-             Instant expiresAt, Instant now) {
+    ApiToken(
+            UUID principalId,
+            String name,
+            byte[] tokenHash,
+            String displayPrefix,
+            UUID createdBy,
+            Instant expiresAt,
+            Instant now) {
         this.id = UUID.randomUUID();
         this.principalId = principalId;
         this.name = name;

@@ -22,13 +22,20 @@ class ApiTokenRepository implements PanacheRepositoryBase<ApiToken, UUID> {
     /** Tokens of a principal, newest first; the sort key is "createdAt|id". */
     List<ApiToken> page(UUID principalId, String after, int limit) {
         if (after == null) {
-            return find("principalId = ?1 order by createdAt desc, id desc", principalId).page(0, limit + 1).list();
+            return find("principalId = ?1 order by createdAt desc, id desc", principalId)
+                    .page(0, limit + 1)
+                    .list();
         }
         String[] key = after.split("\\|", 2);
         Instant createdAt = Instant.parse(key[0]);
         UUID id = UUID.fromString(key[1]);
-        return find("principalId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
-                principalId, createdAt, id).page(0, limit + 1).list();
+        return find(
+                        "principalId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                        principalId,
+                        createdAt,
+                        id)
+                .page(0, limit + 1)
+                .list();
     }
 
     static String sortKey(ApiToken token) {

@@ -6,6 +6,6 @@ import jakarta.validation.constraints.Size;
 
 import java.time.Instant;
 
-public record CreateTokenRequest(@NotBlank @Size(max = 200) String name,
-                                 @Future(message = "must be in the future") Instant expiresAt) {
-}
+public record CreateTokenRequest(
+        @NotBlank @Size(max = 200) String name,
+        @Future(message = "must be in the future") Instant expiresAt) {}

@@ -6,6 +6,12 @@ import java.time.Instant;
 import java.util.UUID;
 
 /** A token just made: the only time its value is shown. */
-public record CreatedTokenView(UUID id, String name, String prefix, Instant createdAt, Instant expiresAt,
-                               @Schema(description = "The token; store it now, it is never shown again") String token) {
-}
+public record CreatedTokenView(
+        UUID id,
+        String name,
+        String prefix,
+        Instant createdAt,
+        Instant expiresAt,
+
+        @Schema(description = "The token; store it now, it is never shown again")
+        String token) {}

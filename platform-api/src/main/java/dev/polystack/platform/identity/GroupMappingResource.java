@@ -28,14 +28,19 @@ public class GroupMappingResource {
     GroupMappingService mappings;
 
     @GET
-    @Operation(operationId = "getGroupMappings", summary = "OIDC groups that make users members of the organization (owners)")
+    @Operation(
+            operationId = "getGroupMappings",
+            summary = "OIDC groups that make users members of the organization (owners)")
     public GroupMappingService.GroupMappings get(@PathParam("org") String org) {
         return mappings.get(access.require(org, Role.OWNER));
     }
 
     @PUT
-    @Operation(operationId = "putGroupMappings", summary = "Replace the OIDC group mappings; they apply at each user's next sign-in (owners)")
-    public GroupMappingService.GroupMappings put(@PathParam("org") String org, @Valid @NotNull GroupMappingService.GroupMappings body) {
+    @Operation(
+            operationId = "putGroupMappings",
+            summary = "Replace the OIDC group mappings; they apply at each user's next sign-in (owners)")
+    public GroupMappingService.GroupMappings put(
+            @PathParam("org") String org, @Valid @NotNull GroupMappingService.GroupMappings body) {
         return mappings.replace(access.require(org, Role.OWNER), body);
     }
 }

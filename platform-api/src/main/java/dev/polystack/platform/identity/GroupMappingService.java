@@ -22,19 +22,21 @@ public class GroupMappingService {
     EntityManager entityManager;
 
     /** One group and the role it grants. */
-    public record GroupMapping(@NotBlank @Size(max = 200) String group, @NotNull Role role) {
-    }
+    public record GroupMapping(
+            @NotBlank @Size(max = 200) String group,
+            @NotNull Role role) {}
 
     /** All mappings of an organization, replaced at once. */
-    public record GroupMappings(@NotNull @Size(max = 500) List<@Valid @NotNull GroupMapping> mappings) {
-    }
+    public record GroupMappings(@NotNull @Size(max = 500) List<@Valid @NotNull GroupMapping> mappings) {}
 
     @Transactional
     public GroupMappings get(OrgScope scope) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery(
+        List<Object[]> rows = entityManager
+                .createNativeQuery(
                         "select group_name, role from oidc_group_mapping where org_id = ?1 order by group_name")
-                .setParameter(1, scope.orgId()).getResultList();
+                .setParameter(1, scope.orgId())
+                .getResultList();
         List<GroupMapping> mappings = new ArrayList<>();
         rows.forEach(row -> mappings.add(new GroupMapping((String) row[0], Role.fromWire((String) row[1]))));
         return new GroupMappings(mappings);
@@ -43,15 +45,23 @@ public class GroupMappingService {
     /** Replaces the mappings; they apply to each user at their next sign-in. */
     @Transactional
     public GroupMappings replace(OrgScope scope, GroupMappings mappings) {
-        entityManager.createNativeQuery("delete from oidc_group_mapping where org_id = ?1").setParameter(1, scope.orgId()).executeUpdate();
+        entityManager
+                .createNativeQuery("delete from oidc_group_mapping where org_id = ?1")
+                .setParameter(1, scope.orgId())
+                .executeUpdate();
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (GroupMapping mapping : mappings.mappings()) {
             String group = mapping.group().startsWith("/") ? mapping.group().substring(1) : mapping.group();
             if (!seen.add(group)) {
-                throw dev.polystack.platform.common.problem.PlatformException.invalid("/mappings", "group `" + group + "` is mapped twice");
+                throw dev.polystack.platform.common.problem.PlatformException.invalid(
+                        "/mappings", "group `" + group + "` is mapped twice");
             }
-            entityManager.createNativeQuery("insert into oidc_group_mapping (org_id, group_name, role) values (?1, ?2, ?3)")
-                    .setParameter(1, scope.orgId()).setParameter(2, group).setParameter(3, mapping.role().wireName()).executeUpdate();
+            entityManager
+                    .createNativeQuery("insert into oidc_group_mapping (org_id, group_name, role) values (?1, ?2, ?3)")
+                    .setParameter(1, scope.orgId())
+                    .setParameter(2, group)
+                    .setParameter(3, mapping.role().wireName())
+                    .executeUpdate();
         }
         return get(scope);
     }

@@ -3,5 +3,5 @@ package dev.polystack.platform.identity;
 import java.util.List;
 
 /** Who the caller is. */
-public record MeView(String name, String email, boolean serviceUser, boolean instanceAdmin, List<MembershipView> memberships) {
-}
+public record MeView(
+        String name, String email, boolean serviceUser, boolean instanceAdmin, List<MembershipView> memberships) {}

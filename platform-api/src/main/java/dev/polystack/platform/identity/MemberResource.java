@@ -46,8 +46,8 @@ public class MemberResource {
 
     @POST
     @Operation(operationId = "addMember", summary = "Add a user by username or email (owners only)")
-    public RestResponse<MemberView> add(@PathParam("org") String org, @Valid @NotNull AddMemberRequest request,
-                                        @Context UriInfo uriInfo) {
+    public RestResponse<MemberView> add(
+            @PathParam("org") String org, @Valid @NotNull AddMemberRequest request, @Context UriInfo uriInfo) {
         MemberView member = members.add(access.require(org, Role.OWNER), request);
         return Responses.created(uriInfo, member.username(), member.version(), member);
     }
@@ -63,11 +63,13 @@ public class MemberResource {
     @PUT
     @Path("/{username}")
     @Operation(operationId = "updateMember", summary = "Change a member's role (owners only)")
-    public RestResponse<MemberView> update(@PathParam("org") String org, @PathParam("username") String username,
-                                           @HeaderParam("If-Match") String ifMatch,
-                                           @Valid @NotNull UpdateMemberRequest request) {
-        MemberView member = members.update(access.require(org, Role.OWNER), username, request,
-                Versions.expected(ifMatch, request.version()));
+    public RestResponse<MemberView> update(
+            @PathParam("org") String org,
+            @PathParam("username") String username,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateMemberRequest request) {
+        MemberView member = members.update(
+                access.require(org, Role.OWNER), username, request, Versions.expected(ifMatch, request.version()));
         return Responses.ok(member.version(), member);
     }
 

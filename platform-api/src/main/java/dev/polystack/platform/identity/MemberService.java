@@ -68,21 +68,29 @@ public class MemberService {
     @Transactional
     public MeView me(Caller caller) {
         Principal principal = principals.findById(caller.principalId());
-        Map<UUID, String> slugs = organizations.slugsOf(
-                memberships.ofPrincipal(caller.principalId()).stream().map(Membership::orgId).toList());
+        Map<UUID, String> slugs = organizations.slugsOf(memberships.ofPrincipal(caller.principalId()).stream()
+                .map(Membership::orgId)
+                .toList());
         List<MembershipView> views = memberships.ofPrincipal(caller.principalId()).stream()
                 .map(m -> new MembershipView(slugs.get(m.orgId()), m.role()))
                 .sorted(java.util.Comparator.comparing(MembershipView::org))
                 .toList();
-        return new MeView(caller.name(), principal == null ? null : principal.email(), caller.serviceUser(),
-                caller.instanceAdmin(), views);
+        return new MeView(
+                caller.name(),
+                principal == null ? null : principal.email(),
+                caller.serviceUser(),
+                caller.instanceAdmin(),
+                views);
     }
 
     @Transactional
     public Page<MemberView> list(OrgScope scope, PageRequest page) {
         int limit = page.limit();
         List<Object[]> rows = memberships.users(scope.orgId(), page.after(), limit);
-        return Page.of(rows, limit, row -> ((Principal) row[1]).username().toLowerCase(java.util.Locale.ROOT),
+        return Page.of(
+                rows,
+                limit,
+                row -> ((Principal) row[1]).username().toLowerCase(java.util.Locale.ROOT),
                 row -> MemberView.of((Membership) row[0], (Principal) row[1]));
     }
 
@@ -95,19 +103,23 @@ public class MemberService {
 
     @Transactional
     public MemberView add(OrgScope scope, AddMemberRequest request) {
-        Principal user = principals.findUser(request.username() != null ? request.username() : request.email())
+        Principal user = principals
+                .findUser(request.username() != null ? request.username() : request.email())
                 .or(() -> request.email() == null ? Optional.empty() : principals.findUser(request.email()))
                 .orElseGet(() -> {
                     if (request.username() == null) {
-                        throw PlatformException.unprocessable("/username",
-                                "no user with email `" + request.email() + "` is known yet; give a username to create one");
+                        throw PlatformException.unprocessable(
+                                "/username",
+                                "no user with email `" + request.email()
+                                        + "` is known yet; give a username to create one");
                     }
                     Principal created = Principal.user(request.username(), request.email(), clock.instant());
                     principals.persist(created);
                     return created;
                 });
         if (memberships.find(scope.orgId(), user.id()).isPresent()) {
-            throw PlatformException.conflict("`" + user.username() + "` is already a member of `" + scope.orgSlug() + "`");
+            throw PlatformException.conflict(
+                    "`" + user.username() + "` is already a member of `" + scope.orgSlug() + "`");
         }
         Membership membership = new Membership(scope.orgId(), user.id(), request.role(), clock.instant());
         memberships.persist(membership);
@@ -153,13 +165,15 @@ public class MemberService {
     }
 
     private Principal user(String username) {
-        return principals.findUser(username)
+        return principals
+                .findUser(username)
                 .filter(p -> p.username().equalsIgnoreCase(username))
                 .orElseThrow(() -> PlatformException.notFound("member `" + username + "`"));
     }
 
     private Membership membership(OrgScope scope, Principal user, String username) {
-        return memberships.find(scope.orgId(), user.id())
+        return memberships
+                .find(scope.orgId(), user.id())
                 .orElseThrow(() -> PlatformException.notFound("member `" + username + "`"));
     }
 }

@@ -11,13 +11,23 @@ import java.time.Instant;
  * @param source {@code manual}: added by an owner, stays as it is; {@code oidc}: from an OIDC group mapping, follows the
  *               user's groups at each sign-in
  */
-public record MemberView(String username, String email, Role role,
-                         @Schema(enumeration = {"manual", "oidc"}) String source,
-                         Instant createdAt, Instant updatedAt, long version) {
+public record MemberView(
+        String username,
+        String email,
+        Role role,
+        @Schema(enumeration = {"manual", "oidc"}) String source,
+        Instant createdAt,
+        Instant updatedAt,
+        long version) {
 
     static MemberView of(Membership membership, Principal user) {
-        return new MemberView(user.username(), user.email(), membership.role(), membership.isFromOidc() ? "oidc" : "manual",
+        return new MemberView(
+                user.username(),
+                user.email(),
+                membership.role(),
+                membership.isFromOidc() ? "oidc" : "manual",
                 membership.createdAt(),
-                membership.updatedAt(), membership.version());
+                membership.updatedAt(),
+                membership.version());
     }
 }

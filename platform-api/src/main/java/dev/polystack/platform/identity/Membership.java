@@ -29,8 +29,7 @@ public class Membership extends VersionedEntity {
     @Column(nullable = false)
     private String source = "manual";
 
-    protected Membership() {
-    }
+    protected Membership() {}
 
     Membership(UUID orgId, UUID principalId, Role role, Instant now) {
         super(now);

@@ -24,7 +24,8 @@ class MembershipRepository implements PanacheRepositoryBase<Membership, UUID> {
 
     /** Memberships of users (not service users) in an organization, ordered by username. */
     List<Object[]> users(UUID orgId, String after, int limit) {
-        return getEntityManager().createQuery("""
+        return getEntityManager()
+                .createQuery("""
                         select m, p from Membership m, Principal p
                         where m.principalId = p.id and m.orgId = ?1 and p.kind = ?2 and lower(p.username) > ?3
                         order by lower(p.username)""", Object[].class)

@@ -38,13 +38,14 @@ public class OidcSignIn {
     Clock clock;
 
     /** What the token says about the user. */
-    public record Claims(String issuer, String subject, String username, String email, String name, Collection<String> groups) {
-    }
+    public record Claims(
+            String issuer, String subject, String username, String email, String name, Collection<String> groups) {}
 
     @Transactional
     public Caller signIn(Claims claims) {
         Instant now = clock.instant();
-        Principal user = principals.findByOidc(claims.issuer(), claims.subject())
+        Principal user = principals
+                .findByOidc(claims.issuer(), claims.subject())
                 .or(() -> principals.findUnlinked(claims.username(), claims.email()))
                 .orElseGet(() -> {
                     Principal created = Principal.user(freeUsername(claims), claims.email(), now);
@@ -63,17 +64,24 @@ public class OidcSignIn {
     }
 
     private String freeUsername(Claims claims) {
-        String base = claims.username() != null ? claims.username() : claims.email() != null ? claims.email() : claims.subject();
+        String base = claims.username() != null
+                ? claims.username()
+                : claims.email() != null ? claims.email() : claims.subject();
         if (!principals.usernameTaken(base)) {
             return base;
         }
-        return base + "-" + HexFormat.of().formatHex(claims.subject().getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 6);
+        return base + "-"
+                + HexFormat.of()
+                        .formatHex(claims.subject().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .substring(0, 6);
     }
 
     /** Applies the organizations' group mappings to a user's memberships. Manual memberships are left alone. */
     private void syncGroups(Principal user, Collection<String> groups, Instant now) {
         @SuppressWarnings("unchecked")
-        List<Object[]> mappings = entityManager.createNativeQuery("select org_id, group_name, role from oidc_group_mapping").getResultList();
+        List<Object[]> mappings = entityManager
+                .createNativeQuery("select org_id, group_name, role from oidc_group_mapping")
+                .getResultList();
         Map<UUID, Role> wanted = new HashMap<>();
         java.util.Set<UUID> mappedOrgs = new java.util.HashSet<>();
         for (Object[] mapping : mappings) {

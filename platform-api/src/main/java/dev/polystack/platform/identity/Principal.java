@@ -18,7 +18,10 @@ import java.util.UUID;
 @Table(name = "principal")
 public class Principal extends VersionedEntity {
 
-    public enum Kind { user, service }
+    public enum Kind {
+        user,
+        service
+    }
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false, updatable = false)
@@ -47,8 +50,7 @@ public class Principal extends VersionedEntity {
     @Column(name = "instance_admin", nullable = false)
     private boolean instanceAdmin;
 
-    protected Principal() {
-    }
+    protected Principal() {}
 
     private Principal(Kind kind, Instant now) {
         super(now);

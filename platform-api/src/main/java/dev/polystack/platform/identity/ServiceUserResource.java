@@ -48,9 +48,8 @@ public class ServiceUserResource {
 
     @POST
     @Operation(operationId = "createServiceUser", summary = "Create a service user (owners only)")
-    public RestResponse<ServiceUserView> create(@PathParam("org") String org,
-                                                @Valid @NotNull CreateServiceUserRequest request,
-                                                @Context UriInfo uriInfo) {
+    public RestResponse<ServiceUserView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateServiceUserRequest request, @Context UriInfo uriInfo) {
         ServiceUserView created = serviceUsers.create(access.require(org, Role.OWNER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -66,11 +65,13 @@ public class ServiceUserResource {
     @PUT
     @Path("/{id}")
     @Operation(operationId = "updateServiceUser", summary = "Change a service user's role or description (owners only)")
-    public RestResponse<ServiceUserView> update(@PathParam("org") String org, @PathParam("id") String id,
-                                                @HeaderParam("If-Match") String ifMatch,
-                                                @Valid @NotNull UpdateServiceUserRequest request) {
-        ServiceUserView view = serviceUsers.update(access.require(org, Role.OWNER), id, request,
-                Versions.expected(ifMatch, request.version()));
+    public RestResponse<ServiceUserView> update(
+            @PathParam("org") String org,
+            @PathParam("id") String id,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateServiceUserRequest request) {
+        ServiceUserView view = serviceUsers.update(
+                access.require(org, Role.OWNER), id, request, Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
 
@@ -85,27 +86,34 @@ public class ServiceUserResource {
     @GET
     @Path("/{id}/tokens")
     @Operation(operationId = "listServiceUserTokens", summary = "List a service user's tokens (owners only)")
-    public Page<TokenView> listTokens(@PathParam("org") String org, @PathParam("id") String id,
-                                      @BeanParam PageRequest page) {
+    public Page<TokenView> listTokens(
+            @PathParam("org") String org, @PathParam("id") String id, @BeanParam PageRequest page) {
         return serviceUsers.listTokens(access.require(org, Role.OWNER), id, page);
     }
 
     @POST
     @Path("/{id}/tokens")
-    @Operation(operationId = "createServiceUserToken", summary = "Create a token for a service user; its value is shown once (owners only)")
-    public RestResponse<CreatedTokenView> createToken(@PathParam("org") String org, @PathParam("id") String id,
-                                                      @Valid @NotNull CreateTokenRequest request,
-                                                      @Context UriInfo uriInfo) {
+    @Operation(
+            operationId = "createServiceUserToken",
+            summary = "Create a token for a service user; its value is shown once (owners only)")
+    public RestResponse<CreatedTokenView> createToken(
+            @PathParam("org") String org,
+            @PathParam("id") String id,
+            @Valid @NotNull CreateTokenRequest request,
+            @Context UriInfo uriInfo) {
         CreatedTokenView created = serviceUsers.issueToken(access.require(org, Role.OWNER), id, request);
-        return RestResponse.ResponseBuilder.<CreatedTokenView>created(
-                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+        return RestResponse.ResponseBuilder.<CreatedTokenView>created(uriInfo.getAbsolutePathBuilder()
+                        .path(created.id().toString())
+                        .build())
+                .entity(created)
+                .build();
     }
 
     @DELETE
     @Path("/{id}/tokens/{token_id}")
     @Operation(operationId = "revokeServiceUserToken", summary = "Revoke a service user's token (owners only)")
-    public TokenView revokeToken(@PathParam("org") String org, @PathParam("id") String id,
-                                 @PathParam("token_id") UUID tokenId) {
+    public TokenView revokeToken(
+            @PathParam("org") String org, @PathParam("id") String id, @PathParam("token_id") UUID tokenId) {
         return serviceUsers.revokeToken(access.require(org, Role.OWNER), id, tokenId);
     }
 }

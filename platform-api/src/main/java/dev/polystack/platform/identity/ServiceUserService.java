@@ -6,7 +6,6 @@ import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
-import dev.polystack.platform.security.Role;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -33,9 +32,11 @@ public class ServiceUserService {
     @Transactional
     public ServiceUserView create(OrgScope scope, CreateServiceUserRequest request) {
         if (principals.findServiceUser(scope.orgId(), request.id()).isPresent()) {
-            throw PlatformException.conflict("service user `" + request.id() + "` already exists in `" + scope.orgSlug() + "`");
+            throw PlatformException.conflict(
+                    "service user `" + request.id() + "` already exists in `" + scope.orgSlug() + "`");
         }
-        Principal principal = Principal.serviceUser(scope.orgId(), request.id(), request.description(), clock.instant());
+        Principal principal =
+                Principal.serviceUser(scope.orgId(), request.id(), request.description(), clock.instant());
         principals.persist(principal);
         members.join(scope.orgId(), principal.id(), request.role());
         return ServiceUserView.of(principal, members.membershipOf(scope.orgId(), principal.id()));
@@ -45,7 +46,8 @@ public class ServiceUserService {
     public Page<ServiceUserView> list(OrgScope scope, PageRequest page) {
         int limit = page.limit();
         List<Principal> rows = principals.serviceUsers(scope.orgId(), page.after(), limit);
-        return Page.of(rows, limit, Principal::slug, p -> ServiceUserView.of(p, members.membershipOf(scope.orgId(), p.id())));
+        return Page.of(
+                rows, limit, Principal::slug, p -> ServiceUserView.of(p, members.membershipOf(scope.orgId(), p.id())));
     }
 
     @Transactional
@@ -98,7 +100,8 @@ public class ServiceUserService {
     }
 
     private Principal find(OrgScope scope, String id) {
-        return principals.findServiceUser(scope.orgId(), id)
+        return principals
+                .findServiceUser(scope.orgId(), id)
                 .orElseThrow(() -> PlatformException.notFound("service user `" + id + "`"));
     }
 }

@@ -46,8 +46,11 @@ public class TokenResource {
     @Operation(operationId = "createOwnToken", summary = "Create an API token for yourself; its value is shown once")
     public RestResponse<CreatedTokenView> create(@Valid @NotNull CreateTokenRequest request, @Context UriInfo uriInfo) {
         CreatedTokenView created = tokens.issueOwn(access.caller(), request);
-        return RestResponse.ResponseBuilder.<CreatedTokenView>created(
-                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+        return RestResponse.ResponseBuilder.<CreatedTokenView>created(uriInfo.getAbsolutePathBuilder()
+                        .path(created.id().toString())
+                        .build())
+                .entity(created)
+                .build();
     }
 
     @DELETE

@@ -54,27 +54,42 @@ public class TokenService {
         Instant now = clock.instant();
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
         OffsetDateTime stale = now.minus(ApiToken.USE_RESOLUTION).atOffset(ZoneOffset.UTC);
-        Optional<Authenticated> found = autocommit.first("""
+        Optional<Authenticated> found = autocommit.first(
+                """
                         select t.id, p.id, p.kind, p.username, p.slug, p.instance_admin,
                                t.last_used_at is null or t.last_used_at < ? as unrecorded
                         from api_token t join principal p on p.id = t.principal_id
                         where t.token_hash = ? and t.revoked_at is null and (t.expires_at is null or t.expires_at > ?)""",
                 row -> {
                     boolean service = Principal.Kind.service.name().equals(row.getString(3));
-                    return new Authenticated(row.getObject(1, UUID.class), row.getBoolean(7),
-                            new Caller(row.getObject(2, UUID.class), service ? "service:" + row.getString(5) : row.getString(4),
-                                    service, row.getBoolean(6)));
-                }, stale, hash(token), at);
-        found.filter(Authenticated::unrecorded).ifPresent(use -> autocommit.update(
-                "update api_token set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)", at, use.tokenId(), stale));
+                    return new Authenticated(
+                            row.getObject(1, UUID.class),
+                            row.getBoolean(7),
+                            new Caller(
+                                    row.getObject(2, UUID.class),
+                                    service ? "service:" + row.getString(5) : row.getString(4),
+                                    service,
+                                    row.getBoolean(6)));
+                },
+                stale,
+                hash(token),
+                at);
+        found.filter(Authenticated::unrecorded)
+                .ifPresent(use -> autocommit.update(
+                        "update api_token set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)",
+                        at,
+                        use.tokenId(),
+                        stale));
         return found.map(Authenticated::caller);
     }
 
-    private record Authenticated(UUID tokenId, boolean unrecorded, Caller caller) {
-    }
+    private record Authenticated(UUID tokenId, boolean unrecorded, Caller caller) {}
 
     static Caller callerOf(Principal principal) {
-        return new Caller(principal.id(), principal.name(), principal.kind() == Principal.Kind.service,
+        return new Caller(
+                principal.id(),
+                principal.name(),
+                principal.kind() == Principal.Kind.service,
                 principal.isInstanceAdmin());
     }
 
@@ -101,13 +116,19 @@ public class TokenService {
     CreatedTokenView issue(UUID principalId, CreateTokenRequest request, UUID createdBy) {
         String value = newTokenValue();
         ApiToken token = store(principalId, request.name(), value, request.expiresAt(), createdBy);
-        return new CreatedTokenView(token.id(), token.name(), token.displayPrefix(), token.createdAt(),
-                token.expiresAt(), value);
+        return new CreatedTokenView(
+                token.id(), token.name(), token.displayPrefix(), token.createdAt(), token.expiresAt(), value);
     }
 
     ApiToken store(UUID principalId, String name, String value, Instant expiresAt, UUID createdBy) {
-        ApiToken token = new ApiToken(principalId, name, hash(value), value.substring(0, PREFIX.length() + 4),
-                createdBy, expiresAt, clock.instant());
+        ApiToken token = new ApiToken(
+                principalId,
+                name,
+                hash(value),
+                value.substring(0, PREFIX.length() + 4),
+                createdBy,
+                expiresAt,
+                clock.instant());
         tokens.persist(token);
         return token;
     }

@@ -81,8 +81,7 @@ public class Issue {
     @Version
     private long version;
 
-    protected Issue() {
-    }
+    protected Issue() {}
 
     public UUID id() {
         return id;

@@ -33,7 +33,9 @@ public enum IssueKind {
                 return kind;
             }
         }
-        throw PlatformException.invalid(parameter, "must be one of drift, destructive-drift, check-failed, apply-failed,"
-                + " runner-unavailable, module-outdated");
+        throw PlatformException.invalid(
+                parameter,
+                "must be one of drift, destructive-drift, check-failed, apply-failed,"
+                        + " runner-unavailable, module-outdated");
     }
 }

@@ -36,27 +36,47 @@ public class IssueResource {
 
     @GET
     @Path("/projects/{project}/envs/{env}/issues")
-    @Operation(operationId = "listEnvironmentIssues", summary = "The environment's issues: drift, failed checks and applies, newest first (viewers and up)")
-    public Page<IssueView> listOfEnvironment(@PathParam("org") String org, @PathParam("project") String project,
-                                             @PathParam("env") String env, @QueryParam("kind") String kind,
-                                             @QueryParam("state") String state, @QueryParam("resource") String resource,
-                                             @BeanParam PageRequest page) {
-        return issues.list(access.require(org, Role.VIEWER), project, env, new IssueService.Filter(kind, state, resource), page);
+    @Operation(
+            operationId = "listEnvironmentIssues",
+            summary = "The environment's issues: drift, failed checks and applies, newest first (viewers and up)")
+    public Page<IssueView> listOfEnvironment(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @QueryParam("kind") String kind,
+            @QueryParam("state") String state,
+            @QueryParam("resource") String resource,
+            @BeanParam PageRequest page) {
+        return issues.list(
+                access.require(org, Role.VIEWER), project, env, new IssueService.Filter(kind, state, resource), page);
     }
 
     @GET
     @Path("/issues")
-    @Operation(operationId = "listIssues", summary = "The issues of every environment of the organization, newest first (viewers and up)")
-    public Page<IssueView> list(@PathParam("org") String org, @QueryParam("kind") String kind, @QueryParam("state") String state,
-                                @QueryParam("resource") String resource, @BeanParam PageRequest page) {
+    @Operation(
+            operationId = "listIssues",
+            summary = "The issues of every environment of the organization, newest first (viewers and up)")
+    public Page<IssueView> list(
+            @PathParam("org") String org,
+            @QueryParam("kind") String kind,
+            @QueryParam("state") String state,
+            @QueryParam("resource") String resource,
+            @BeanParam PageRequest page) {
         return issues.list(access.require(org, Role.VIEWER), new IssueService.Filter(kind, state, resource), page);
     }
 
     @POST
     @Path("/projects/{project}/envs/{env}/issues/{id}/acknowledge")
-    @Operation(operationId = "acknowledgeIssue", summary = "Acknowledge an issue with a comment; it stays open until the deviation is gone (developers and up)")
-    public IssueView acknowledge(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                                 @PathParam("id") UUID id, @Valid @NotNull AcknowledgeIssueRequest request) {
+    @Operation(
+            operationId = "acknowledgeIssue",
+            summary =
+                    "Acknowledge an issue with a comment; it stays open until the deviation is gone (developers and up)")
+    public IssueView acknowledge(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("id") UUID id,
+            @Valid @NotNull AcknowledgeIssueRequest request) {
         return issues.acknowledge(access.require(org, Role.DEVELOPER), project, env, id, request.comment());
     }
 }

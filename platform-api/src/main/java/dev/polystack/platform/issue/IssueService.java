@@ -54,11 +54,19 @@ public class IssueService {
     WebhookService webhooks;
 
     /** A deviation seen now: opens an issue of its kind for the resource, or updates the open one. */
-    public void open(UUID orgId, UUID environmentId, ResourceIdentity resource, IssueKind kind, String summary, JsonNode detail,
-                     UUID seenBy, Instant now) {
+    public void open(
+            UUID orgId,
+            UUID environmentId,
+            ResourceIdentity resource,
+            IssueKind kind,
+            String summary,
+            JsonNode detail,
+            UUID seenBy,
+            Instant now) {
         String shortSummary = summary.length() <= MAX_SUMMARY ? summary : summary.substring(0, MAX_SUMMARY - 1) + "…";
         // an upsert on the partial unique index: two recorders of one resource cannot open it twice
-        Object[] row = (Object[]) entityManager.createNativeQuery("""
+        Object[] row = (Object[]) entityManager
+                .createNativeQuery("""
                         insert into issue (id, org_id, environment_id, res_type, res_class, res_id, kind, state, summary, detail,
                                            first_seen, last_seen, seen_by)
                         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', ?8, cast(?9 as jsonb), ?10, ?10, ?11)
@@ -66,27 +74,49 @@ public class IssueService {
                         do update set summary = excluded.summary, detail = excluded.detail, last_seen = excluded.last_seen,
                                       seen_by = excluded.seen_by, version = issue.version + 1
                         returning id, (xmax = 0)""")
-                .setParameter(1, UUID.randomUUID()).setParameter(2, orgId).setParameter(3, environmentId)
-                .setParameter(4, resource.type()).setParameter(5, resource.resourceClass()).setParameter(6, resource.id())
-                .setParameter(7, kind.wireName()).setParameter(8, shortSummary)
-                .setParameter(9, detail == null ? null : detail.toString()).setParameter(10, now).setParameter(11, seenBy)
+                .setParameter(1, UUID.randomUUID())
+                .setParameter(2, orgId)
+                .setParameter(3, environmentId)
+                .setParameter(4, resource.type())
+                .setParameter(5, resource.resourceClass())
+                .setParameter(6, resource.id())
+                .setParameter(7, kind.wireName())
+                .setParameter(8, shortSummary)
+                .setParameter(9, detail == null ? null : detail.toString())
+                .setParameter(10, now)
+                .setParameter(11, seenBy)
                 .getSingleResult();
         if (Boolean.TRUE.equals(row[1])) {
-            announce(orgId, environmentId, WebhookEvent.ISSUE_OPENED, (UUID) row[0], resource, kind, shortSummary, null);
+            announce(
+                    orgId, environmentId, WebhookEvent.ISSUE_OPENED, (UUID) row[0], resource, kind, shortSummary, null);
         }
     }
 
     /** Tells the organization's webhooks of an issue opened or resolved, when any asked for it. */
-    private void announce(UUID orgId, UUID environmentId, String type, UUID id, ResourceIdentity resource, IssueKind kind, String summary,
-                          String resolution) {
+    private void announce(
+            UUID orgId,
+            UUID environmentId,
+            String type,
+            UUID id,
+            ResourceIdentity resource,
+            IssueKind kind,
+            String summary,
+            String resolution) {
         if (!webhooks.subscribed(orgId, type)) {
             return;
         }
-        Object[] names = (Object[]) entityManager.createNativeQuery(
+        Object[] names = (Object[]) entityManager
+                .createNativeQuery(
                         "select p.slug, e.slug from environment e join project p on p.id = e.project_id where e.id = ?1")
-                .setParameter(1, environmentId).getSingleResult();
-        ObjectNode data = JsonNodeFactory.instance.objectNode().put("id", id.toString()).put("project", (String) names[0])
-                .put("env", (String) names[1]).put("resource", resource.toString()).put("kind", kind.wireName())
+                .setParameter(1, environmentId)
+                .getSingleResult();
+        ObjectNode data = JsonNodeFactory.instance
+                .objectNode()
+                .put("id", id.toString())
+                .put("project", (String) names[0])
+                .put("env", (String) names[1])
+                .put("resource", resource.toString())
+                .put("kind", kind.wireName())
                 .put("summary", summary);
         if (resolution != null) {
             data.put("resolution", resolution);
@@ -95,40 +125,64 @@ public class IssueService {
     }
 
     /** The deviations of these kinds are gone: resolves the resource's open issues of them, saying what showed it. */
-    public int resolve(UUID environmentId, ResourceIdentity resource, Set<IssueKind> kinds, String resolution, UUID resolvedBy,
-                       Instant now) {
+    public int resolve(
+            UUID environmentId,
+            ResourceIdentity resource,
+            Set<IssueKind> kinds,
+            String resolution,
+            UUID resolvedBy,
+            Instant now) {
         if (kinds.isEmpty()) {
             return 0;
         }
         @SuppressWarnings("unchecked")
-        List<Object[]> resolved = entityManager.createNativeQuery("""
+        List<Object[]> resolved = entityManager
+                .createNativeQuery("""
                         update issue set state = 'resolved', resolved_at = ?1, resolved_by = ?2, resolution = ?3, version = version + 1
                         where environment_id = ?4 and res_type = ?5 and res_class = ?6 and res_id = ?7 and state = 'open'
                           and kind in (?8)
                         returning id, kind, org_id, summary""")
-                .setParameter(1, now).setParameter(2, resolvedBy).setParameter(3, resolution).setParameter(4, environmentId)
-                .setParameter(5, resource.type()).setParameter(6, resource.resourceClass()).setParameter(7, resource.id())
+                .setParameter(1, now)
+                .setParameter(2, resolvedBy)
+                .setParameter(3, resolution)
+                .setParameter(4, environmentId)
+                .setParameter(5, resource.type())
+                .setParameter(6, resource.resourceClass())
+                .setParameter(7, resource.id())
                 .setParameter(8, kinds.stream().map(IssueKind::wireName).toList())
                 .getResultList();
         for (Object[] row : resolved) {
-            announce((UUID) row[2], environmentId, WebhookEvent.ISSUE_RESOLVED, (UUID) row[0], resource,
-                    IssueKind.fromWire((String) row[1], "kind"), (String) row[3], resolution);
+            announce(
+                    (UUID) row[2],
+                    environmentId,
+                    WebhookEvent.ISSUE_RESOLVED,
+                    (UUID) row[0],
+                    resource,
+                    IssueKind.fromWire((String) row[1], "kind"),
+                    (String) row[3],
+                    resolution);
         }
         return resolved.size();
     }
 
     /** Whether the resource has an open issue of this kind. */
     public boolean isOpen(UUID environmentId, ResourceIdentity resource, IssueKind kind) {
-        return !entityManager.createNativeQuery("""
+        return !entityManager
+                .createNativeQuery("""
                         select 1 from issue where environment_id = ?1 and res_type = ?2 and res_class = ?3 and res_id = ?4
                           and kind = ?5 and state = 'open'""")
-                .setParameter(1, environmentId).setParameter(2, resource.type()).setParameter(3, resource.resourceClass())
-                .setParameter(4, resource.id()).setParameter(5, kind.wireName()).setMaxResults(1).getResultList().isEmpty();
+                .setParameter(1, environmentId)
+                .setParameter(2, resource.type())
+                .setParameter(3, resource.resourceClass())
+                .setParameter(4, resource.id())
+                .setParameter(5, kind.wireName())
+                .setMaxResults(1)
+                .getResultList()
+                .isEmpty();
     }
 
     /** What a list is filtered by; nulls filter nothing. */
-    public record Filter(String kind, String state, String resource) {
-    }
+    public record Filter(String kind, String state, String resource) {}
 
     @Transactional
     public Page<IssueView> list(OrgScope scope, String project, String env, Filter filter, PageRequest page) {
@@ -163,7 +217,8 @@ public class IssueService {
         if (filter.resource() != null) {
             String[] parts = filter.resource().split("/", 3);
             if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty() || parts[2].isEmpty()) {
-                throw PlatformException.invalid("resource", "must be type/class/id, such as postgres/default/checkout.db");
+                throw PlatformException.invalid(
+                        "resource", "must be type/class/id, such as postgres/default/checkout.db");
             }
             jpql.append(" and i.resType = :type and i.resClass = :class and i.resId = :id");
             parameters.put("type", parts[0]);
@@ -177,10 +232,12 @@ public class IssueService {
             jpql.append(" and (i.firstSeen < :afterTime or (i.firstSeen = :afterTime and i.id < :afterId))");
         }
         jpql.append(" order by i.firstSeen desc, i.id desc");
-        TypedQuery<Issue> query = entityManager.createQuery(jpql.toString(), Issue.class).setMaxResults(page.limit() + 1);
+        TypedQuery<Issue> query =
+                entityManager.createQuery(jpql.toString(), Issue.class).setMaxResults(page.limit() + 1);
         parameters.forEach(query::setParameter);
         List<Issue> rows = new ArrayList<>(query.getResultList());
-        Map<UUID, String[]> names = names(rows.stream().map(Issue::environmentId).distinct().toList());
+        Map<UUID, String[]> names =
+                names(rows.stream().map(Issue::environmentId).distinct().toList());
         return Page.of(rows, page.limit(), i -> i.firstSeen() + "|" + i.id(), i -> {
             String[] name = names.getOrDefault(i.environmentId(), new String[] {null, null});
             return IssueView.of(i, name[0], name[1]);
@@ -206,9 +263,11 @@ public class IssueService {
             return names;
         }
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery(
+        List<Object[]> rows = entityManager
+                .createNativeQuery(
                         "select e.id, p.slug, e.slug from environment e join project p on p.id = e.project_id where e.id in (?1)")
-                .setParameter(1, environmentIds).getResultList();
+                .setParameter(1, environmentIds)
+                .getResultList();
         rows.forEach(row -> names.put((UUID) row[0], new String[] {(String) row[1], (String) row[2]}));
         return names;
     }

@@ -47,10 +47,15 @@ public class GraphPlanner {
     public ResourceGraph expand(EnvironmentRef environment, String content, ManifestFormat format) {
         try {
             Manifest manifest = format == ManifestFormat.JSON ? parser.parseJson(content) : parser.parseYaml(content);
-            long resources = manifest.shared().size() + manifest.workloads().values().stream().mapToLong(w -> w.resources().size()).sum();
+            long resources = manifest.shared().size()
+                    + manifest.workloads().values().stream()
+                            .mapToLong(w -> w.resources().size())
+                            .sum();
             quotas.requireWithin(environment.orgId(), Quota.RESOURCES_PER_MANIFEST, resources);
             Map<ResourceIdentity, String> pinned = new HashMap<>();
-            activeResources.runners(environment.id()).forEach((identity, runnerId) -> pinned.put(identity, runners.slugOf(runnerId)));
+            activeResources
+                    .runners(environment.id())
+                    .forEach((identity, runnerId) -> pinned.put(identity, runners.slugOf(runnerId)));
             return expander.expand(manifest, environment.context(), catalogs.load(environment.orgId()), pinned);
         } catch (RulesException e) {
             throw ManifestProblems.of(e, content);

@@ -19,7 +19,11 @@ class ManifestRepository implements PanacheRepositoryBase<ManifestVersion, UUID>
     }
 
     List<ManifestVersion> page(UUID environmentId, Integer before, int limit) {
-        return find("environmentId = ?1 and number < ?2 order by number desc", environmentId,
-                before == null ? Integer.MAX_VALUE : before).page(0, limit + 1).list();
+        return find(
+                        "environmentId = ?1 and number < ?2 order by number desc",
+                        environmentId,
+                        before == null ? Integer.MAX_VALUE : before)
+                .page(0, limit + 1)
+                .list();
     }
 }

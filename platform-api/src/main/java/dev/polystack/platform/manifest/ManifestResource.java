@@ -32,30 +32,51 @@ public class ManifestResource {
 
     @PUT
     @Path("/manifest")
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    @Operation(operationId = "putManifest", summary = "Submit the environment's manifest (YAML or JSON); it is validated and stored as a new version (developers and up)")
+    @Consumes({
+        "application/yaml",
+        "application/x-yaml",
+        "text/yaml",
+        "text/x-yaml",
+        MediaType.APPLICATION_JSON,
+        MediaType.TEXT_PLAIN
+    })
+    @Operation(
+            operationId = "putManifest",
+            summary =
+                    "Submit the environment's manifest (YAML or JSON); it is validated and stored as a new version (developers and up)")
     @RequestBody(description = "The manifest, in YAML or JSON")
-    public RestResponse<ManifestView> put(@PathParam("org") String org, @PathParam("project") String project,
-                                          @PathParam("env") String env, @HeaderParam("Content-Type") String contentType,
-                                          String content) {
-        ManifestView stored = manifests.submit(access.require(org, Role.DEVELOPER), project, env, content,
-                ManifestFormat.ofMediaType(contentType));
-        return RestResponse.ResponseBuilder.ok(stored).status(RestResponse.Status.CREATED).build();
+    public RestResponse<ManifestView> put(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @HeaderParam("Content-Type") String contentType,
+            String content) {
+        ManifestView stored = manifests.submit(
+                access.require(org, Role.DEVELOPER), project, env, content, ManifestFormat.ofMediaType(contentType));
+        return RestResponse.ResponseBuilder.ok(stored)
+                .status(RestResponse.Status.CREATED)
+                .build();
     }
 
     @GET
     @Path("/manifests")
     @Operation(operationId = "listManifests", summary = "List the environment's manifest versions, newest first")
-    public Page<ManifestView> list(@PathParam("org") String org, @PathParam("project") String project,
-                                   @PathParam("env") String env, @BeanParam PageRequest page) {
+    public Page<ManifestView> list(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @BeanParam PageRequest page) {
         return manifests.list(access.require(org, Role.VIEWER), project, env, page);
     }
 
     @GET
     @Path("/manifests/{version}")
     @Operation(operationId = "getManifest", summary = "Get one version of the environment's manifest")
-    public ManifestView get(@PathParam("org") String org, @PathParam("project") String project,
-                            @PathParam("env") String env, @PathParam("version") int version) {
+    public ManifestView get(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("version") int version) {
         return manifests.get(access.require(org, Role.VIEWER), project, env, version);
     }
 }

@@ -40,8 +40,14 @@ public class ManifestService {
         planner.expand(environment, content, format);
         environments.lock(environment.id());
         int next = manifests.latest(environment.id()).map(m -> m.number() + 1).orElse(1);
-        ManifestVersion version = new ManifestVersion(environment.id(), next, format, content,
-                scope.caller().principalId(), scope.caller().name(), clock.instant());
+        ManifestVersion version = new ManifestVersion(
+                environment.id(),
+                next,
+                format,
+                content,
+                scope.caller().principalId(),
+                scope.caller().name(),
+                clock.instant());
         manifests.persist(version);
         return view(version, true);
     }
@@ -56,14 +62,22 @@ public class ManifestService {
         } catch (NumberFormatException e) {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
-        return Page.of(manifests.page(environment.id(), before, limit), limit, m -> Integer.toString(m.number()), m -> view(m, false));
+        return Page.of(
+                manifests.page(environment.id(), before, limit),
+                limit,
+                m -> Integer.toString(m.number()),
+                m -> view(m, false));
     }
 
     @Transactional
     public ManifestView get(OrgScope scope, String project, String env, int number) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        return view(manifests.find(environment.id(), number)
-                .orElseThrow(() -> PlatformException.notFound("version " + number + " of the manifest of `" + environment.path() + "`")), true);
+        return view(
+                manifests
+                        .find(environment.id(), number)
+                        .orElseThrow(() -> PlatformException.notFound(
+                                "version " + number + " of the manifest of `" + environment.path() + "`")),
+                true);
     }
 
     /** A manifest version of an environment: the given one, or the latest when {@code number} is null. */
@@ -72,7 +86,11 @@ public class ManifestService {
     }
 
     private static ManifestView view(ManifestVersion version, boolean withContent) {
-        return new ManifestView(version.number(), version.format(), withContent ? version.content() : null,
-                version.createdAt(), version.createdByName());
+        return new ManifestView(
+                version.number(),
+                version.format(),
+                withContent ? version.content() : null,
+                version.createdAt(),
+                version.createdByName());
     }
 }

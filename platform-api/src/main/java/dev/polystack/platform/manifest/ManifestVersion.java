@@ -39,11 +39,16 @@ public class ManifestVersion {
     @Column(name = "created_by_name")
     private String createdByName;
 
-    protected ManifestVersion() {
-    }
+    protected ManifestVersion() {}
 
-    ManifestVersion(UUID environmentId, int number, ManifestFormat format, String content, UUID createdBy,
-                    String createdByName, Instant now) {
+    ManifestVersion(
+            UUID environmentId,
+            int number,
+            ManifestFormat format,
+            String content,
+            UUID createdBy,
+            String createdByName,
+            Instant now) {
         this.id = UUID.randomUUID();
         this.environmentId = environmentId;
         this.number = number;

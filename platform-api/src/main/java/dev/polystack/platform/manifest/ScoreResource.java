@@ -35,7 +35,8 @@ import java.util.List;
 @Tag(name = "Manifests")
 public class ScoreResource {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
 
     @Inject
     AccessService access;
@@ -44,17 +45,32 @@ public class ScoreResource {
     ManifestService manifests;
 
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
-    @Operation(operationId = "putScoreManifest", summary = "Submit Score workload files (score.dev/v1b1; several as YAML documents):"
-            + " they are converted to a manifest, validated and stored as the environment's next manifest version (developers and up)")
+    @Consumes({
+        "application/yaml",
+        "application/x-yaml",
+        "text/yaml",
+        "text/x-yaml",
+        MediaType.APPLICATION_JSON,
+        MediaType.TEXT_PLAIN
+    })
+    @Operation(
+            operationId = "putScoreManifest",
+            summary =
+                    "Submit Score workload files (score.dev/v1b1; several as YAML documents):"
+                            + " they are converted to a manifest, validated and stored as the environment's next manifest version (developers and up)")
     @RequestBody(description = "One or more Score files, as YAML documents separated by ---")
-    public RestResponse<ManifestView> submit(@PathParam("org") String org, @PathParam("project") String project,
-                                             @PathParam("env") String env, @QueryParam("workload_type") String workloadType,
-                                             String content) {
+    public RestResponse<ManifestView> submit(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @QueryParam("workload_type") String workloadType,
+            String content) {
         var scope = access.require(org, Role.DEVELOPER);
-        String type = workloadType == null || workloadType.isBlank() ? ScoreConverter.DEFAULT_WORKLOAD_TYPE : workloadType;
+        String type =
+                workloadType == null || workloadType.isBlank() ? ScoreConverter.DEFAULT_WORKLOAD_TYPE : workloadType;
         if (!Identifiers.isSlug(type)) {
-            throw PlatformException.invalid("workload_type", "must be a resource type id such as " + ScoreConverter.DEFAULT_WORKLOAD_TYPE);
+            throw PlatformException.invalid(
+                    "workload_type", "must be a resource type id such as " + ScoreConverter.DEFAULT_WORKLOAD_TYPE);
         }
         ObjectNode manifest;
         try {
@@ -64,8 +80,13 @@ public class ScoreResource {
             for (Problem problem : e.problems()) {
                 errors.add(new ProblemDetail.FieldError(problem.path(), problem.message()));
             }
-            throw new PlatformException(ProblemType.UNPROCESSABLE, (e.problems().size() == 1 ? "the Score file cannot be converted: "
-                    : "the Score files have " + e.problems().size() + " problems; the first: ") + e.problems().get(0), errors);
+            throw new PlatformException(
+                    ProblemType.UNPROCESSABLE,
+                    (e.problems().size() == 1
+                                    ? "the Score file cannot be converted: "
+                                    : "the Score files have " + e.problems().size() + " problems; the first: ")
+                            + e.problems().get(0),
+                    errors);
         }
         String text;
         try {
@@ -74,6 +95,8 @@ public class ScoreResource {
             throw new IllegalStateException(e);
         }
         ManifestView stored = manifests.submit(scope, project, env, text, ManifestFormat.YAML);
-        return RestResponse.ResponseBuilder.ok(stored).status(RestResponse.Status.CREATED).build();
+        return RestResponse.ResponseBuilder.ok(stored)
+                .status(RestResponse.Status.CREATED)
+                .build();
     }
 }

@@ -10,9 +10,15 @@ import jakarta.validation.constraints.Pattern;
 /** A module rule: the module, and the criteria a resource must meet (each optional). */
 public record CreateModuleRuleRequest(
         @Slug String moduleId,
-        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class") String resourceClass,
-        @Pattern(regexp = Identifiers.RESOURCE_ID, message = "must be a resource id such as checkout.db") String resourceId,
+
+        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class")
+        String resourceClass,
+
+        @Pattern(regexp = Identifiers.RESOURCE_ID, message = "must be a resource id such as checkout.db")
+        String resourceId,
+
         @OptionalSlug String projectId,
         @OptionalSlug String envTypeId,
-        @OptionalSlug String envId, @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
-}
+        @OptionalSlug String envId,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect) {}

@@ -30,8 +30,7 @@ public class Module extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
-    protected Module() {
-    }
+    protected Module() {}
 
     Module(UUID orgId, String slug, UUID resourceTypeId, Instant now) {
         super(now);

@@ -19,7 +19,11 @@ import java.util.Map;
  */
 public record ModuleDependency(
         @Slug String type,
-        @JsonProperty("class") @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase name") String resourceClass,
-        @Pattern(regexp = Identifiers.RESOURCE_ID, message = "must be a resource id such as shared.vpc") String id,
-        Map<String, JsonNode> params) {
-}
+
+        @JsonProperty("class") @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase name")
+        String resourceClass,
+
+        @Pattern(regexp = Identifiers.RESOURCE_ID, message = "must be a resource id such as shared.vpc")
+        String id,
+
+        Map<String, JsonNode> params) {}

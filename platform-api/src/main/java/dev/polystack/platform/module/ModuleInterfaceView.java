@@ -10,21 +10,28 @@ import java.util.List;
  */
 @Schema(name = "ModuleInterface")
 public record ModuleInterfaceView(
-        @Schema(description = "Whether the code was read and checked when the version was saved") boolean checked,
+        @Schema(description = "Whether the code was read and checked when the version was saved")
+        boolean checked,
+
         @Schema(description = "Why it was not checked") String note,
         List<Variable> variables,
         List<Output> outputs) {
 
     /** An input variable; required when it has no default. */
     @Schema(name = "ModuleVariable")
-    public record Variable(String name, @Schema(description = "The type expression, e.g. string or map(number)") String type,
-                           boolean required, boolean sensitive, String description) {
-    }
+    public record Variable(
+            String name,
+
+            @Schema(description = "The type expression, e.g. string or map(number)")
+            String type,
+
+            boolean required,
+            boolean sensitive,
+            String description) {}
 
     /** An output the module produces. */
     @Schema(name = "ModuleOutput")
-    public record Output(String name, boolean sensitive, String description) {
-    }
+    public record Output(String name, boolean sensitive, String description) {}
 
     static ModuleInterfaceView notChecked(String note) {
         return new ModuleInterfaceView(false, note, List.of(), List.of());

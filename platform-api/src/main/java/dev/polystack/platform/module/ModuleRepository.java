@@ -15,6 +15,8 @@ class ModuleRepository implements PanacheRepositoryBase<Module, UUID> {
     }
 
     List<Module> page(UUID orgId, String after, int limit) {
-        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
+        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 }

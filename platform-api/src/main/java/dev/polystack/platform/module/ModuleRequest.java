@@ -20,23 +20,50 @@ import java.util.Map;
 public record ModuleRequest(
         @OptionalSlug String id,
         @OptionalSlug String resourceType,
-        @NotBlank @Size(max = 1000)
+
+        @NotBlank
+        @Size(max = 1000)
         @Pattern(regexp = "^\\S+$", message = "must be `inline` or a module source address without spaces")
         @Schema(description = "`inline`, or a git or registry module source address")
         String moduleSource,
+
         @Size(max = 524288) @Schema(description = "The module's code (HCL or JSON) when module_source is `inline`")
         String moduleSourceCode,
-        Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String, @jakarta.validation.constraints.NotNull @Valid ModuleParam> moduleParams,
+
+        Map<
+                        @Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
+                        @jakarta.validation.constraints.NotNull @Valid ModuleParam>
+                moduleParams,
+
         @Schema(description = "OpenTofu variables of the module; string values may contain placeholders")
         Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String, JsonNode> moduleInputs,
+
         @Schema(description = "OpenTofu provider local name → Polystack provider `type.id`")
-        Map<@Pattern(regexp = "^[a-z][a-z0-9_-]*$", message = "must be a provider local name") String,
-                @jakarta.validation.constraints.NotNull @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id") String> providerMapping,
-        Map<@Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String, @jakarta.validation.constraints.NotNull @Valid ModuleDependency> dependencies,
-        @Schema(description = "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
-        Map<@Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
-                @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secretInputs,
-        @ManagedBy @Schema(description = "What manages the module (configuration as code); empty clears it") String managedBy,
-        @JsonProperty("protected") @Schema(description = "A protected module refuses every delete") Boolean protect,
-        @Schema(description = "On update: the version you are changing (optimistic locking)") Long version) {
-}
+        Map<
+                        @Pattern(regexp = "^[a-z][a-z0-9_-]*$", message = "must be a provider local name") String,
+                        @jakarta.validation.constraints.NotNull
+                        @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id")
+                        String>
+                providerMapping,
+
+        Map<
+                        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String,
+                        @jakarta.validation.constraints.NotNull @Valid ModuleDependency>
+                dependencies,
+
+        @Schema(
+                description =
+                        "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
+        Map<
+                        @Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
+                        @jakarta.validation.constraints.NotNull @Size(max = 65536) String>
+                secretInputs,
+
+        @ManagedBy @Schema(description = "What manages the module (configuration as code); empty clears it")
+        String managedBy,
+
+        @JsonProperty("protected") @Schema(description = "A protected module refuses every delete")
+        Boolean protect,
+
+        @Schema(description = "On update: the version you are changing (optimistic locking)")
+        Long version) {}

@@ -46,8 +46,8 @@ public class ModuleResource {
 
     @POST
     @Operation(operationId = "createModule", summary = "Create a module; this is its version 1 (platform engineers)")
-    public RestResponse<ModuleView> create(@PathParam("org") String org, @Valid @NotNull ModuleRequest request,
-                                           @Context UriInfo uriInfo) {
+    public RestResponse<ModuleView> create(
+            @PathParam("org") String org, @Valid @NotNull ModuleRequest request, @Context UriInfo uriInfo) {
         ModuleView created = modules.create(access.require(org, Role.PLATFORM_ENGINEER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -62,10 +62,18 @@ public class ModuleResource {
 
     @PUT
     @Path("/{module}")
-    @Operation(operationId = "updateModule", summary = "Change a module: makes its next immutable version (platform engineers)")
-    public RestResponse<ModuleView> update(@PathParam("org") String org, @PathParam("module") String module,
-                                           @HeaderParam("If-Match") String ifMatch, @Valid @NotNull ModuleRequest request) {
-        ModuleView view = modules.update(access.require(org, Role.PLATFORM_ENGINEER), module, request,
+    @Operation(
+            operationId = "updateModule",
+            summary = "Change a module: makes its next immutable version (platform engineers)")
+    public RestResponse<ModuleView> update(
+            @PathParam("org") String org,
+            @PathParam("module") String module,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull ModuleRequest request) {
+        ModuleView view = modules.update(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                module,
+                request,
                 Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
@@ -81,16 +89,16 @@ public class ModuleResource {
     @GET
     @Path("/{module}/versions")
     @Operation(operationId = "listModuleVersions", summary = "List a module's versions, newest first")
-    public Page<ModuleVersionView> versions(@PathParam("org") String org, @PathParam("module") String module,
-                                            @BeanParam PageRequest page) {
+    public Page<ModuleVersionView> versions(
+            @PathParam("org") String org, @PathParam("module") String module, @BeanParam PageRequest page) {
         return modules.versions(access.require(org, Role.VIEWER), module, page);
     }
 
     @GET
     @Path("/{module}/versions/{version}")
     @Operation(operationId = "getModuleVersion", summary = "Get one version of a module")
-    public ModuleVersionView version(@PathParam("org") String org, @PathParam("module") String module,
-                                     @PathParam("version") int version) {
+    public ModuleVersionView version(
+            @PathParam("org") String org, @PathParam("module") String module, @PathParam("version") int version) {
         return modules.version(access.require(org, Role.VIEWER), module, version);
     }
 }

@@ -51,11 +51,18 @@ public class ModuleRule {
     @Embedded
     private Management management = Management.none();
 
-    protected ModuleRule() {
-    }
+    protected ModuleRule() {}
 
-    ModuleRule(UUID orgId, UUID moduleId, String resourceClass, String resourceId, UUID projectId, UUID envTypeId,
-               UUID envId, UUID createdBy, Instant now) {
+    ModuleRule(
+            UUID orgId,
+            UUID moduleId,
+            String resourceClass,
+            String resourceId,
+            UUID projectId,
+            UUID envTypeId,
+            UUID envId,
+            UUID createdBy,
+            Instant now) {
         this.id = UUID.randomUUID();
         this.orgId = orgId;
         this.moduleId = moduleId;

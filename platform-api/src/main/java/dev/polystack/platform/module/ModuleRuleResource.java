@@ -41,18 +41,21 @@ public class ModuleRuleResource {
 
     @GET
     @Operation(operationId = "listModuleRules", summary = "List module rules, optionally of one module")
-    public Page<ModuleRuleView> list(@PathParam("org") String org, @QueryParam("module_id") String moduleId,
-                                     @BeanParam PageRequest page) {
+    public Page<ModuleRuleView> list(
+            @PathParam("org") String org, @QueryParam("module_id") String moduleId, @BeanParam PageRequest page) {
         return rules.list(access.require(org, Role.VIEWER), moduleId, page);
     }
 
     @POST
     @Operation(operationId = "createModuleRule", summary = "Create a module rule (platform engineers)")
-    public RestResponse<ModuleRuleView> create(@PathParam("org") String org, @Valid @NotNull CreateModuleRuleRequest request,
-                                               @Context UriInfo uriInfo) {
+    public RestResponse<ModuleRuleView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateModuleRuleRequest request, @Context UriInfo uriInfo) {
         ModuleRuleView created = rules.create(access.require(org, Role.PLATFORM_ENGINEER), request);
-        return RestResponse.ResponseBuilder.<ModuleRuleView>created(
-                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+        return RestResponse.ResponseBuilder.<ModuleRuleView>created(uriInfo.getAbsolutePathBuilder()
+                        .path(created.id().toString())
+                        .build())
+                .entity(created)
+                .build();
     }
 
     @GET
@@ -64,10 +67,14 @@ public class ModuleRuleResource {
 
     @PATCH
     @Path("/{rule_id}")
-    @Operation(operationId = "manageModuleRule", summary = "Change who manages a module rule and whether it is protected (platform engineers);"
-            + " its criteria never change")
-    public ModuleRuleView manage(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId,
-                               @Valid @NotNull ManagementRequest request) {
+    @Operation(
+            operationId = "manageModuleRule",
+            summary = "Change who manages a module rule and whether it is protected (platform engineers);"
+                    + " its criteria never change")
+    public ModuleRuleView manage(
+            @PathParam("org") String org,
+            @PathParam("rule_id") UUID ruleId,
+            @Valid @NotNull ManagementRequest request) {
         return rules.manage(access.require(org, Role.PLATFORM_ENGINEER), ruleId, request);
     }
 

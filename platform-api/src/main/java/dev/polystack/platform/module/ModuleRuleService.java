@@ -33,18 +33,37 @@ public class ModuleRuleService {
     @Transactional
     public ModuleRuleView create(OrgScope scope, CreateModuleRuleRequest request) {
         if (request.envTypeId() != null && request.envId() != null) {
-            throw PlatformException.invalid("/env_id", "a rule targets an environment type or an environment, never both");
+            throw PlatformException.invalid(
+                    "/env_id", "a rule targets an environment type or an environment, never both");
         }
         UUID moduleId = modules.findId(scope.orgId(), request.moduleId())
-                .orElseThrow(() -> PlatformException.unprocessable("/module_id", "module `" + request.moduleId() + "` does not exist"));
-        EnvironmentService.TargetIds target = environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
-        rules.sameCriteria(scope.orgId(), modules.resourceTypeIdOf(moduleId), request.resourceClass(), request.resourceId(), target.projectId(),
-                target.envTypeId(), target.envId()).ifPresent(existing -> {
-            throw PlatformException.conflict("module rule " + existing.id() + " (module `" + modules.slugOf(existing.moduleId())
-                    + "`) has the same criteria; two such rules would always tie. Delete it first");
-        });
-        ModuleRule rule = new ModuleRule(scope.orgId(), moduleId, request.resourceClass(), request.resourceId(),
-                target.projectId(), target.envTypeId(), target.envId(), scope.caller().principalId(), clock.instant());
+                .orElseThrow(() -> PlatformException.unprocessable(
+                        "/module_id", "module `" + request.moduleId() + "` does not exist"));
+        EnvironmentService.TargetIds target =
+                environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
+        rules.sameCriteria(
+                        scope.orgId(),
+                        modules.resourceTypeIdOf(moduleId),
+                        request.resourceClass(),
+                        request.resourceId(),
+                        target.projectId(),
+                        target.envTypeId(),
+                        target.envId())
+                .ifPresent(existing -> {
+                    throw PlatformException.conflict(
+                            "module rule " + existing.id() + " (module `" + modules.slugOf(existing.moduleId())
+                                    + "`) has the same criteria; two such rules would always tie. Delete it first");
+                });
+        ModuleRule rule = new ModuleRule(
+                scope.orgId(),
+                moduleId,
+                request.resourceClass(),
+                request.resourceId(),
+                target.projectId(),
+                target.envTypeId(),
+                target.envId(),
+                scope.caller().principalId(),
+                clock.instant());
         rule.manage(Management.of(request.managedBy(), request.protect()));
         rules.persist(rule);
         return view(rule);
@@ -53,10 +72,16 @@ public class ModuleRuleService {
     @Transactional
     public Page<ModuleRuleView> list(OrgScope scope, String module, PageRequest page) {
         int limit = page.limit();
-        UUID moduleId = module == null ? null : modules.findId(scope.orgId(), module)
-                .orElseThrow(() -> PlatformException.notFound("module `" + module + "`"));
+        UUID moduleId = module == null
+                ? null
+                : modules.findId(scope.orgId(), module)
+                        .orElseThrow(() -> PlatformException.notFound("module `" + module + "`"));
         try {
-            return Page.of(rules.page(scope.orgId(), moduleId, page.after(), limit), limit, ModuleRuleRepository::sortKey, this::view);
+            return Page.of(
+                    rules.page(scope.orgId(), moduleId, page.after(), limit),
+                    limit,
+                    ModuleRuleRepository::sortKey,
+                    this::view);
         } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
@@ -85,13 +110,22 @@ public class ModuleRuleService {
     /** The organization's module rules, as the rules engine needs them. */
     public java.util.List<dev.polystack.rules.matching.ModuleRule> engineRules(UUID orgId) {
         java.util.Map<UUID, String[]> modulesById = new java.util.HashMap<>();
-        return rules.all(orgId).stream().map(rule -> {
-            String[] module = modulesById.computeIfAbsent(rule.moduleId(), id -> modules.slugAndType(id));
-            EnvironmentService.TargetNames target = environments.namesOf(
-                    new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-            return new dev.polystack.rules.matching.ModuleRule(rule.id().toString(), module[0], module[1], rule.resourceClass(),
-                    rule.resourceId(), target.projectId(), target.envTypeId(), target.envId());
-        }).toList();
+        return rules.all(orgId).stream()
+                .map(rule -> {
+                    String[] module = modulesById.computeIfAbsent(rule.moduleId(), id -> modules.slugAndType(id));
+                    EnvironmentService.TargetNames target = environments.namesOf(
+                            new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
+                    return new dev.polystack.rules.matching.ModuleRule(
+                            rule.id().toString(),
+                            module[0],
+                            module[1],
+                            rule.resourceClass(),
+                            rule.resourceId(),
+                            target.projectId(),
+                            target.envTypeId(),
+                            target.envId());
+                })
+                .toList();
     }
 
     private ModuleRule require(OrgScope scope, UUID id) {
@@ -101,8 +135,16 @@ public class ModuleRuleService {
     private ModuleRuleView view(ModuleRule rule) {
         EnvironmentService.TargetNames target = environments.namesOf(
                 new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-        return new ModuleRuleView(rule.id(), modules.slugOf(rule.moduleId()), rule.resourceClass(), rule.resourceId(),
-                target.projectId(), target.envTypeId(), target.envId(), rule.management().managedBy(), rule.management().isProtected(),
+        return new ModuleRuleView(
+                rule.id(),
+                modules.slugOf(rule.moduleId()),
+                rule.resourceClass(),
+                rule.resourceId(),
+                target.projectId(),
+                target.envTypeId(),
+                target.envId(),
+                rule.management().managedBy(),
+                rule.management().isProtected(),
                 rule.createdAt());
     }
 }

@@ -12,13 +12,12 @@ import dev.polystack.platform.common.web.Versions;
 import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.graph.ModuleSpec;
+import dev.polystack.rules.graph.ResourceTypeSpec;
 import dev.polystack.rules.template.Usage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
-
-import dev.polystack.rules.graph.ModuleSpec;
-import dev.polystack.rules.graph.ResourceTypeSpec;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -67,22 +66,32 @@ public class ModuleService {
         if (request.resourceType() == null) {
             throw PlatformException.invalid("/resource_type", "must not be null");
         }
-        UUID resourceTypeId = resourceTypes.findId(scope.orgId(), request.resourceType())
-                .orElseThrow(() -> PlatformException.unprocessable("/resource_type",
-                        "resource type `" + request.resourceType() + "` does not exist"));
+        UUID resourceTypeId = resourceTypes
+                .findId(scope.orgId(), request.resourceType())
+                .orElseThrow(() -> PlatformException.unprocessable(
+                        "/resource_type", "resource type `" + request.resourceType() + "` does not exist"));
         ModuleDefinition definition = definition(scope, request);
         if (modules.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("module `" + request.id() + "` already exists");
         }
         Map<String, String> secrets = secretInputs(request, definition, Map.of());
-        JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
-                request.resourceType()).orElseThrow()));
+        JsonNode checked = json.valueToTree(ModuleCode.check(
+                definition,
+                secrets.keySet(),
+                resourceTypes.spec(scope.orgId(), request.resourceType()).orElseThrow()));
         Module module = new Module(scope.orgId(), request.id(), resourceTypeId, clock.instant());
         module.manage(Management.of(request.managedBy(), request.protect()));
         modules.persist(module);
         UUID versionId = UUID.randomUUID();
-        ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
-                sealSecrets(versionId, secrets), checked, scope.caller().principalId(), clock.instant());
+        ModuleVersion version = new ModuleVersion(
+                versionId,
+                module.id(),
+                module.nextVersion(clock.instant()),
+                definition,
+                sealSecrets(versionId, secrets),
+                checked,
+                scope.caller().principalId(),
+                clock.instant());
         versions.persist(version);
         return view(module, version);
     }
@@ -90,7 +99,10 @@ public class ModuleService {
     @Transactional
     public Page<ModuleView> list(OrgScope scope, PageRequest page) {
         int limit = page.limit();
-        return Page.of(modules.page(scope.orgId(), page.after(), limit), limit, Module::slug,
+        return Page.of(
+                modules.page(scope.orgId(), page.after(), limit),
+                limit,
+                Module::slug,
                 m -> view(m, versions.find(m.id(), m.latestVersion()).orElseThrow()));
     }
 
@@ -107,24 +119,38 @@ public class ModuleService {
         if (request.id() != null && !request.id().equals(id)) {
             throw PlatformException.invalid("/id", "cannot change; create a new module instead");
         }
-        if (request.resourceType() != null && !request.resourceType().equals(resourceTypes.slugOf(module.resourceTypeId()))) {
+        if (request.resourceType() != null
+                && !request.resourceType().equals(resourceTypes.slugOf(module.resourceTypeId()))) {
             throw PlatformException.invalid("/resource_type", "cannot change; create a new module instead");
         }
         Versions.check(expectedVersion, module.latestVersion());
         ModuleDefinition definition = definition(scope, request);
-        Map<String, String> existing = secrets(versions.find(module.id(), module.latestVersion()).orElseThrow());
+        Map<String, String> existing =
+                secrets(versions.find(module.id(), module.latestVersion()).orElseThrow());
         Map<String, String> secrets = secretInputs(request, definition, existing);
         module.manage(module.management().with(request.managedBy(), request.protect()));
-        ModuleVersion latest = versions.find(module.id(), module.latestVersion()).orElseThrow();
+        ModuleVersion latest =
+                versions.find(module.id(), module.latestVersion()).orElseThrow();
         if (definition.equals(latest.definition()) && secrets.equals(existing)) {
             modules.flush();
             return view(module, latest);
         }
-        JsonNode checked = json.valueToTree(ModuleCode.check(definition, secrets.keySet(), resourceTypes.spec(scope.orgId(),
-                resourceTypes.slugOf(module.resourceTypeId())).orElseThrow()));
+        JsonNode checked = json.valueToTree(ModuleCode.check(
+                definition,
+                secrets.keySet(),
+                resourceTypes
+                        .spec(scope.orgId(), resourceTypes.slugOf(module.resourceTypeId()))
+                        .orElseThrow()));
         UUID versionId = UUID.randomUUID();
-        ModuleVersion version = new ModuleVersion(versionId, module.id(), module.nextVersion(clock.instant()), definition,
-                sealSecrets(versionId, secrets), checked, scope.caller().principalId(), clock.instant());
+        ModuleVersion version = new ModuleVersion(
+                versionId,
+                module.id(),
+                module.nextVersion(clock.instant()),
+                definition,
+                sealSecrets(versionId, secrets),
+                checked,
+                scope.caller().principalId(),
+                clock.instant());
         versions.persist(version);
         modules.flush();
         return view(module, version);
@@ -135,8 +161,10 @@ public class ModuleService {
         Module module = require(scope, id);
         module.management().requireDeletable("module `" + id + "`");
         references.requireUnused("module", module.id(), "module `" + id + "`");
-        versions.getEntityManager().createNativeQuery("delete from module_version where module_id = ?1")
-                .setParameter(1, module.id()).executeUpdate();
+        versions.getEntityManager()
+                .createNativeQuery("delete from module_version where module_id = ?1")
+                .setParameter(1, module.id())
+                .executeUpdate();
         modules.delete(module);
     }
 
@@ -151,7 +179,10 @@ public class ModuleService {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
         String resourceType = resourceTypes.slugOf(module.resourceTypeId());
-        return Page.of(versions.page(module.id(), before, limit), limit, v -> Integer.toString(v.number()),
+        return Page.of(
+                versions.page(module.id(), before, limit),
+                limit,
+                v -> Integer.toString(v.number()),
                 v -> versionView(module, resourceType, v));
     }
 
@@ -171,8 +202,13 @@ public class ModuleService {
     public List<ModuleSpec> specs(UUID orgId) {
         List<ModuleSpec> specs = new ArrayList<>();
         for (Module module : modules.list("orgId", orgId)) {
-            ModuleVersion version = versions.find(module.id(), module.latestVersion()).orElseThrow();
-            specs.add(ModuleSpecs.of(module.slug(), version.number(), resourceTypes.slugOf(module.resourceTypeId()), version.definition()));
+            ModuleVersion version =
+                    versions.find(module.id(), module.latestVersion()).orElseThrow();
+            specs.add(ModuleSpecs.of(
+                    module.slug(),
+                    version.number(),
+                    resourceTypes.slugOf(module.resourceTypeId()),
+                    version.definition()));
         }
         return specs;
     }
@@ -187,19 +223,22 @@ public class ModuleService {
     }
 
     /** A module version read for a claim. */
-    public record RunnableVersion(ModuleRun run, java.util.function.Supplier<Map<String, String>> secretInputs) {
-    }
+    public record RunnableVersion(ModuleRun run, java.util.function.Supplier<Map<String, String>> secretInputs) {}
 
     private ModuleRun run(ModuleVersion v) {
         ModuleDefinition d = v.definition();
         ModuleInterfaceView declared = interfaceOf(v);
-        return new ModuleRun(new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
-                declared.checked() ? Optional.of(declared.outputs().stream().map(ModuleInterfaceView.Output::name).toList()) : Optional.empty());
+        return new ModuleRun(
+                new ModuleSource(v.moduleId(), d.moduleSource(), d.moduleSourceCode()),
+                declared.checked()
+                        ? Optional.of(declared.outputs().stream()
+                                .map(ModuleInterfaceView.Output::name)
+                                .toList())
+                        : Optional.empty());
     }
 
     /** A module version as a claimed job needs it. */
-    public record ModuleRun(ModuleSource source, Optional<List<String>> declaredOutputs) {
-    }
+    public record ModuleRun(ModuleSource source, Optional<List<String>> declaredOutputs) {}
 
     /** Where a module version's code comes from. */
     public record ModuleSource(UUID moduleId, String moduleSource, String moduleSourceCode) {
@@ -211,7 +250,7 @@ public class ModuleService {
     /** The slug and resource type slug of a module. */
     String[] slugAndType(UUID moduleId) {
         Module module = modules.findById(moduleId);
-        return new String[]{module.slug(), resourceTypes.slugOf(module.resourceTypeId())};
+        return new String[] {module.slug(), resourceTypes.slugOf(module.resourceTypeId())};
     }
 
     UUID resourceTypeIdOf(UUID moduleId) {
@@ -224,43 +263,59 @@ public class ModuleService {
 
     private ModuleDefinition definition(OrgScope scope, ModuleRequest request) {
         boolean inline = ModuleDefinition.INLINE.equals(request.moduleSource());
-        if (inline && (request.moduleSourceCode() == null || request.moduleSourceCode().isBlank())) {
+        if (inline
+                && (request.moduleSourceCode() == null
+                        || request.moduleSourceCode().isBlank())) {
             throw PlatformException.invalid("/module_source_code", "is required when module_source is `inline`");
         }
         if (!inline && request.moduleSourceCode() != null) {
             throw PlatformException.invalid("/module_source_code", "is only allowed when module_source is `inline`");
         }
-        Map<String, String> mapping = request.providerMapping() == null ? Map.of() : new TreeMap<>(request.providerMapping());
+        Map<String, String> mapping =
+                request.providerMapping() == null ? Map.of() : new TreeMap<>(request.providerMapping());
         mapping.forEach((name, target) -> {
             String[] parts = target.split("\\.", 2);
             if (!providers.exists(scope.orgId(), parts[0], parts[1])) {
-                throw PlatformException.unprocessable("/provider_mapping/" + name, "provider `" + target + "` does not exist");
+                throw PlatformException.unprocessable(
+                        "/provider_mapping/" + name, "provider `" + target + "` does not exist");
             }
         });
-        Map<String, ModuleDependency> dependencies = request.dependencies() == null ? Map.of() : new TreeMap<>(request.dependencies());
+        Map<String, ModuleDependency> dependencies =
+                request.dependencies() == null ? Map.of() : new TreeMap<>(request.dependencies());
         Map<String, ResourceTypeSpec> dependencyTypes = new TreeMap<>();
-        dependencies.forEach((alias, dependency) -> dependencyTypes.put(alias, resourceTypes.spec(scope.orgId(), dependency.type())
-                .orElseThrow(() -> PlatformException.unprocessable("/dependencies/" + alias + "/type",
-                        "resource type `" + dependency.type() + "` does not exist"))));
+        dependencies.forEach((alias, dependency) -> dependencyTypes.put(
+                alias,
+                resourceTypes
+                        .spec(scope.orgId(), dependency.type())
+                        .orElseThrow(() -> PlatformException.unprocessable(
+                                "/dependencies/" + alias + "/type",
+                                "resource type `" + dependency.type() + "` does not exist"))));
         JsonNode inputs = tree(request.moduleInputs());
         TemplateChecks.check(inputs, "module_inputs", Usage.MODULE_INPUT, dependencyTypes);
         if (request.moduleParams() != null) {
             for (String param : new java.util.TreeSet<>(request.moduleParams().keySet())) {
                 if (inputs.has(param)) {
-                    throw PlatformException.invalid("/module_params/" + param,
+                    throw PlatformException.invalid(
+                            "/module_params/" + param,
                             "is also a module input; a value comes either from the module or from the manifest");
                 }
             }
         }
-        return new ModuleDefinition(request.moduleSource(), request.moduleSourceCode(),
-                tree(request.moduleParams()), inputs, tree(mapping), tree(dependencies));
+        return new ModuleDefinition(
+                request.moduleSource(),
+                request.moduleSourceCode(),
+                tree(request.moduleParams()),
+                inputs,
+                tree(mapping),
+                tree(dependencies));
     }
 
     /**
      * The secret inputs of a new version: as given, with {@code ***} keeping an existing value; an
      * update that leaves the field out keeps them all. They may not share a name with inputs or params.
      */
-    private Map<String, String> secretInputs(ModuleRequest request, ModuleDefinition definition, Map<String, String> existing) {
+    private Map<String, String> secretInputs(
+            ModuleRequest request, ModuleDefinition definition, Map<String, String> existing) {
         Map<String, String> secrets = new TreeMap<>();
         if (request.secretInputs() == null) {
             secrets.putAll(existing);
@@ -268,7 +323,8 @@ public class ModuleService {
             request.secretInputs().forEach((name, value) -> {
                 if (SECRET_KEPT.equals(value)) {
                     if (!existing.containsKey(name)) {
-                        throw PlatformException.invalid("/secret_inputs/" + name, "*** keeps an existing value, but there is none");
+                        throw PlatformException.invalid(
+                                "/secret_inputs/" + name, "*** keeps an existing value, but there is none");
                     }
                     secrets.put(name, existing.get(name));
                 } else {
@@ -278,7 +334,8 @@ public class ModuleService {
         }
         for (String name : secrets.keySet()) {
             if (definition.moduleInputs().has(name) || definition.moduleParams().has(name)) {
-                throw PlatformException.invalid("/secret_inputs/" + name, "is also a module input or param; give it in one place");
+                throw PlatformException.invalid(
+                        "/secret_inputs/" + name, "is also a module input or param; give it in one place");
             }
         }
         return secrets;
@@ -300,9 +357,9 @@ public class ModuleService {
             return Map.of();
         }
         try {
-            return json.readValue(secretBox.open(version.sealedSecretInputs(), ModuleVersion.secretBinding(version.id())),
-                    new com.fasterxml.jackson.core.type.TypeReference<TreeMap<String, String>>() {
-                    });
+            return json.readValue(
+                    secretBox.open(version.sealedSecretInputs(), ModuleVersion.secretBinding(version.id())),
+                    new com.fasterxml.jackson.core.type.TypeReference<TreeMap<String, String>>() {});
         } catch (java.io.IOException e) {
             throw new IllegalStateException("sealed secret inputs are not a JSON object");
         }
@@ -320,22 +377,45 @@ public class ModuleService {
 
     private ModuleView view(Module module, ModuleVersion version) {
         ModuleDefinition d = version.definition();
-        return new ModuleView(module.slug(), resourceTypes.slugOf(module.resourceTypeId()), version.number(),
-                d.moduleSource(), d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(),
-                d.dependencies(), masked(version), interfaceOf(version), module.management().managedBy(), module.management().isProtected(),
-                module.createdAt(), version.createdAt());
+        return new ModuleView(
+                module.slug(),
+                resourceTypes.slugOf(module.resourceTypeId()),
+                version.number(),
+                d.moduleSource(),
+                d.moduleSourceCode(),
+                d.moduleParams(),
+                d.moduleInputs(),
+                d.providerMapping(),
+                d.dependencies(),
+                masked(version),
+                interfaceOf(version),
+                module.management().managedBy(),
+                module.management().isProtected(),
+                module.createdAt(),
+                version.createdAt());
     }
 
     private ModuleVersionView versionView(Module module, String resourceType, ModuleVersion version) {
         ModuleDefinition d = version.definition();
-        return new ModuleVersionView(module.slug(), resourceType, version.number(), d.moduleSource(),
-                d.moduleSourceCode(), d.moduleParams(), d.moduleInputs(), d.providerMapping(), d.dependencies(),
-                masked(version), interfaceOf(version), version.createdAt());
+        return new ModuleVersionView(
+                module.slug(),
+                resourceType,
+                version.number(),
+                d.moduleSource(),
+                d.moduleSourceCode(),
+                d.moduleParams(),
+                d.moduleInputs(),
+                d.providerMapping(),
+                d.dependencies(),
+                masked(version),
+                interfaceOf(version),
+                version.createdAt());
     }
 
     private ModuleInterfaceView interfaceOf(ModuleVersion version) {
         JsonNode stored = version.moduleInterface();
-        return stored == null ? ModuleInterfaceView.notChecked("saved before modules were checked")
+        return stored == null
+                ? ModuleInterfaceView.notChecked("saved before modules were checked")
                 : json.convertValue(stored, ModuleInterfaceView.class);
     }
 

@@ -13,22 +13,36 @@ import java.util.Map;
 /** Turns a stored module version into the rules engine's {@link ModuleSpec}. */
 final class ModuleSpecs {
 
-    private ModuleSpecs() {
-    }
+    private ModuleSpecs() {}
 
     static ModuleSpec of(String moduleId, int version, String resourceType, ModuleDefinition definition) {
         Map<String, ParamSpec> params = new HashMap<>();
-        definition.moduleParams().properties().forEach(e -> params.put(e.getKey(), new ParamSpec(
-                ParamType.fromWire(e.getValue().path("type").asText()), e.getValue().path("is_optional").asBoolean(false))));
+        definition
+                .moduleParams()
+                .properties()
+                .forEach(e -> params.put(
+                        e.getKey(),
+                        new ParamSpec(
+                                ParamType.fromWire(e.getValue().path("type").asText()),
+                                e.getValue().path("is_optional").asBoolean(false))));
         Map<String, String> mapping = new HashMap<>();
-        definition.providerMapping().properties().forEach(e -> mapping.put(e.getKey(), e.getValue().asText()));
+        definition
+                .providerMapping()
+                .properties()
+                .forEach(e -> mapping.put(e.getKey(), e.getValue().asText()));
         Map<String, DependencySpec> dependencies = new HashMap<>();
         definition.dependencies().properties().forEach(e -> {
             JsonNode d = e.getValue();
-            dependencies.put(e.getKey(), new DependencySpec(d.path("type").asText(), text(d, "class"), text(d, "id"),
-                    d.get("params") instanceof ObjectNode params1 ? params1 : null));
+            dependencies.put(
+                    e.getKey(),
+                    new DependencySpec(
+                            d.path("type").asText(),
+                            text(d, "class"),
+                            text(d, "id"),
+                            d.get("params") instanceof ObjectNode params1 ? params1 : null));
         });
-        return new ModuleSpec(moduleId, version, resourceType, params, (ObjectNode) definition.moduleInputs(), mapping, dependencies);
+        return new ModuleSpec(
+                moduleId, version, resourceType, params, (ObjectNode) definition.moduleInputs(), mapping, dependencies);
     }
 
     private static String text(JsonNode node, String field) {

@@ -62,11 +62,17 @@ public class ModuleVersion {
     @Column(name = "created_by")
     private UUID createdBy;
 
-    protected ModuleVersion() {
-    }
+    protected ModuleVersion() {}
 
-    ModuleVersion(UUID id, UUID moduleId, int number, ModuleDefinition definition, byte[] sealedSecretInputs,
-                  JsonNode moduleInterface, UUID createdBy, Instant now) {
+    ModuleVersion(
+            UUID id,
+            UUID moduleId,
+            int number,
+            ModuleDefinition definition,
+            byte[] sealedSecretInputs,
+            JsonNode moduleInterface,
+            UUID createdBy,
+            Instant now) {
         this.id = id;
         this.moduleInterface = moduleInterface;
         this.secretInputs = sealedSecretInputs;
@@ -113,7 +119,12 @@ public class ModuleVersion {
     }
 
     public ModuleDefinition definition() {
-        return new ModuleDefinition(moduleSource, moduleSourceCode, moduleParams.deepCopy(), moduleInputs.deepCopy(),
-                providerMapping.deepCopy(), dependencies.deepCopy());
+        return new ModuleDefinition(
+                moduleSource,
+                moduleSourceCode,
+                moduleParams.deepCopy(),
+                moduleInputs.deepCopy(),
+                providerMapping.deepCopy(),
+                dependencies.deepCopy());
     }
 }

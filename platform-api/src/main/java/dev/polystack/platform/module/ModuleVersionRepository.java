@@ -20,13 +20,22 @@ class ModuleVersionRepository implements PanacheRepositoryBase<ModuleVersion, UU
      * cost more than the query, and versions are immutable.
      */
     Optional<ModuleVersion> findWithoutFlush(UUID orgId, String slug, int number) {
-        return find("number = ?3 and moduleId = (select m.id from Module m where m.orgId = ?1 and m.slug = ?2)", orgId, slug, number)
-                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").firstResultOptional();
+        return find(
+                        "number = ?3 and moduleId = (select m.id from Module m where m.orgId = ?1 and m.slug = ?2)",
+                        orgId,
+                        slug,
+                        number)
+                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .firstResultOptional();
     }
 
     /** Newest first; the sort key is the version number. */
     List<ModuleVersion> page(UUID moduleId, Integer before, int limit) {
-        return find("moduleId = ?1 and number < ?2 order by number desc", moduleId, before == null ? Integer.MAX_VALUE : before)
-                .page(0, limit + 1).list();
+        return find(
+                        "moduleId = ?1 and number < ?2 order by number desc",
+                        moduleId,
+                        before == null ? Integer.MAX_VALUE : before)
+                .page(0, limit + 1)
+                .list();
     }
 }

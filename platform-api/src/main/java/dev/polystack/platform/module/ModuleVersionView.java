@@ -5,8 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /** One immutable version of a module. */
-public record ModuleVersionView(String moduleId, String resourceType, int version, String moduleSource,
-                                String moduleSourceCode, JsonNode moduleParams, JsonNode moduleInputs,
-                                JsonNode providerMapping, JsonNode dependencies, java.util.Map<String, String> secretInputs,
-                                ModuleInterfaceView moduleInterface, Instant createdAt) {
-}
+public record ModuleVersionView(
+        String moduleId,
+        String resourceType,
+        int version,
+        String moduleSource,
+        String moduleSourceCode,
+        JsonNode moduleParams,
+        JsonNode moduleInputs,
+        JsonNode providerMapping,
+        JsonNode dependencies,
+        java.util.Map<String, String> secretInputs,
+        ModuleInterfaceView moduleInterface,
+        Instant createdAt) {}

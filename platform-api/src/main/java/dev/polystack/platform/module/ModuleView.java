@@ -6,10 +6,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /** A module as of its latest version; {@code version} is that version's number and the ETag. */
-public record ModuleView(String id, String resourceType, int version, String moduleSource, String moduleSourceCode,
-                         JsonNode moduleParams, JsonNode moduleInputs, JsonNode providerMapping, JsonNode dependencies,
-                         @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
-                         java.util.Map<String, String> secretInputs, ModuleInterfaceView moduleInterface,
-                         String managedBy,
-                         @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt) {
-}
+public record ModuleView(
+        String id,
+        String resourceType,
+        int version,
+        String moduleSource,
+        String moduleSourceCode,
+        JsonNode moduleParams,
+        JsonNode moduleInputs,
+        JsonNode providerMapping,
+        JsonNode dependencies,
+
+        @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
+        java.util.Map<String, String> secretInputs,
+
+        ModuleInterfaceView moduleInterface,
+        String managedBy,
+        @JsonProperty("protected") boolean protect,
+        Instant createdAt,
+        Instant updatedAt) {}

@@ -18,8 +18,7 @@ public class Organization extends VersionedEntity {
     @Column(nullable = false)
     private String name;
 
-    protected Organization() {
-    }
+    protected Organization() {}
 
     Organization(String slug, String name, Instant now) {
         super(now);

@@ -17,7 +17,8 @@ class OrganizationRepository implements PanacheRepositoryBase<Organization, UUID
 
     /** An organization's id by its slug, in one statement outside any transaction: nearly every request asks. */
     Optional<UUID> idBySlug(String slug) {
-        return autocommit.first("select id from organization where slug = ?", row -> row.getObject(1, UUID.class), slug);
+        return autocommit.first(
+                "select id from organization where slug = ?", row -> row.getObject(1, UUID.class), slug);
     }
 
     Optional<Organization> findBySlug(String slug) {
@@ -25,10 +26,14 @@ class OrganizationRepository implements PanacheRepositoryBase<Organization, UUID
     }
 
     List<Organization> page(String after, int limit) {
-        return find("slug > ?1 order by slug", after == null ? "" : after).page(0, limit + 1).list();
+        return find("slug > ?1 order by slug", after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 
     List<Organization> pageOf(List<UUID> ids, String after, int limit) {
-        return find("id in ?1 and slug > ?2 order by slug", ids, after == null ? "" : after).page(0, limit + 1).list();
+        return find("id in ?1 and slug > ?2 order by slug", ids, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 }

@@ -46,7 +46,8 @@ public class OrganizationResource {
 
     @POST
     @Operation(operationId = "createOrg", summary = "Create an organization (instance administrators only)")
-    public RestResponse<OrganizationView> create(@Valid @NotNull CreateOrganizationRequest request, @Context UriInfo uriInfo) {
+    public RestResponse<OrganizationView> create(
+            @Valid @NotNull CreateOrganizationRequest request, @Context UriInfo uriInfo) {
         access.requireInstanceAdmin();
         OrganizationView created = organizations.create(request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
@@ -63,10 +64,12 @@ public class OrganizationResource {
     @PUT
     @Path("/{org}")
     @Operation(operationId = "updateOrg", summary = "Rename an organization (owners)")
-    public RestResponse<OrganizationView> update(@PathParam("org") String org, @HeaderParam("If-Match") String ifMatch,
-                                                 @Valid @NotNull UpdateOrganizationRequest request) {
-        OrganizationView view = organizations.update(access.require(org, Role.OWNER), request,
-                Versions.expected(ifMatch, request.version()));
+    public RestResponse<OrganizationView> update(
+            @PathParam("org") String org,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateOrganizationRequest request) {
+        OrganizationView view = organizations.update(
+                access.require(org, Role.OWNER), request, Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
 

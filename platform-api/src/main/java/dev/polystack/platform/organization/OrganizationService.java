@@ -87,7 +87,8 @@ public class OrganizationService {
         if (caller.instanceAdmin()) {
             rows = organizations.page(page.after(), limit);
         } else {
-            List<UUID> mine = new ArrayList<>(members.organizationsOf(caller.principalId()).keySet());
+            List<UUID> mine = new ArrayList<>(
+                    members.organizationsOf(caller.principalId()).keySet());
             rows = mine.isEmpty() ? List.of() : organizations.pageOf(mine, page.after(), limit);
         }
         return Page.of(rows, limit, Organization::slug, OrganizationView::of);
@@ -112,15 +113,17 @@ public class OrganizationService {
     public void delete(OrgScope scope) {
         List<String> remaining = new ArrayList<>();
         CONTENTS.forEach((label, table) -> {
-            Number count = (Number) entityManager.createNativeQuery("select count(*) from " + table + " where org_id = ?1")
-                    .setParameter(1, scope.orgId()).getSingleResult();
+            Number count = (Number) entityManager
+                    .createNativeQuery("select count(*) from " + table + " where org_id = ?1")
+                    .setParameter(1, scope.orgId())
+                    .getSingleResult();
             if (count.longValue() > 0) {
                 remaining.add(count + " " + label);
             }
         });
         if (!remaining.isEmpty()) {
-            throw PlatformException.inUse("organization `" + scope.orgSlug() + "` still holds " + String.join(", ", remaining)
-                    + "; delete them first");
+            throw PlatformException.inUse("organization `" + scope.orgSlug() + "` still holds "
+                    + String.join(", ", remaining) + "; delete them first");
         }
         for (String statement : List.of(
                 "delete from api_token where principal_id in (select id from principal where org_id = ?1)",
@@ -128,7 +131,10 @@ public class OrganizationService {
                 "delete from oidc_group_mapping where org_id = ?1",
                 "delete from principal where org_id = ?1",
                 "delete from organization where id = ?1")) {
-            entityManager.createNativeQuery(statement).setParameter(1, scope.orgId()).executeUpdate();
+            entityManager
+                    .createNativeQuery(statement)
+                    .setParameter(1, scope.orgId())
+                    .executeUpdate();
         }
     }
 }

@@ -6,6 +6,8 @@ import dev.polystack.platform.common.web.Slug;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
-public record CreateProjectRequest(@Slug String id, @NotBlank @Size(max = 200) String name,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
-}
+public record CreateProjectRequest(
+        @Slug String id,
+        @NotBlank @Size(max = 200) String name,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect) {}

@@ -27,8 +27,7 @@ public class Project extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
-    protected Project() {
-    }
+    protected Project() {}
 
     Project(UUID orgId, String slug, String name, Instant now) {
         super(now);

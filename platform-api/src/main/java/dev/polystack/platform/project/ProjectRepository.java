@@ -15,6 +15,8 @@ class ProjectRepository implements PanacheRepositoryBase<Project, UUID> {
     }
 
     List<Project> page(UUID orgId, String after, int limit) {
-        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
+        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 }

@@ -46,8 +46,8 @@ public class ProjectResource {
 
     @POST
     @Operation(operationId = "createProject", summary = "Create a project (developers and up)")
-    public RestResponse<ProjectView> create(@PathParam("org") String org, @Valid @NotNull CreateProjectRequest request,
-                                            @Context UriInfo uriInfo) {
+    public RestResponse<ProjectView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateProjectRequest request, @Context UriInfo uriInfo) {
         ProjectView created = projects.create(access.require(org, Role.DEVELOPER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -63,11 +63,13 @@ public class ProjectResource {
     @PUT
     @Path("/{project}")
     @Operation(operationId = "updateProject", summary = "Rename a project (developers and up)")
-    public RestResponse<ProjectView> update(@PathParam("org") String org, @PathParam("project") String project,
-                                            @HeaderParam("If-Match") String ifMatch,
-                                            @Valid @NotNull UpdateProjectRequest request) {
-        ProjectView view = projects.update(access.require(org, Role.DEVELOPER), project, request,
-                Versions.expected(ifMatch, request.version()));
+    public RestResponse<ProjectView> update(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateProjectRequest request) {
+        ProjectView view = projects.update(
+                access.require(org, Role.DEVELOPER), project, request, Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
 

@@ -37,7 +37,10 @@ public class ProjectService {
         if (projects.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("project `" + request.id() + "` already exists");
         }
-        quotas.requireRoom(scope.orgId(), Quota.PROJECTS, "in organization `" + scope.orgSlug() + "`",
+        quotas.requireRoom(
+                scope.orgId(),
+                Quota.PROJECTS,
+                "in organization `" + scope.orgSlug() + "`",
                 () -> quotas.used(scope.orgId(), Quota.PROJECTS));
         Project project = new Project(scope.orgId(), request.id(), request.name(), clock.instant());
         project.manage(Management.of(request.managedBy(), request.protect()));

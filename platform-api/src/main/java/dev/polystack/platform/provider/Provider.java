@@ -46,8 +46,7 @@ public class Provider extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
-    protected Provider() {
-    }
+    protected Provider() {}
 
     Provider(UUID orgId, String providerType, String slug, Instant now) {
         super(now);

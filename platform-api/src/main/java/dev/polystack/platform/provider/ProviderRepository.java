@@ -11,7 +11,8 @@ import java.util.UUID;
 class ProviderRepository implements PanacheRepositoryBase<Provider, UUID> {
 
     Optional<Provider> find(UUID orgId, String providerType, String slug) {
-        return find("orgId = ?1 and providerType = ?2 and slug = ?3", orgId, providerType, slug).firstResultOptional();
+        return find("orgId = ?1 and providerType = ?2 and slug = ?3", orgId, providerType, slug)
+                .firstResultOptional();
     }
 
     /** Ordered by "type.slug", optionally of one provider type. */
@@ -19,9 +20,15 @@ class ProviderRepository implements PanacheRepositoryBase<Provider, UUID> {
         String key = after == null ? "" : after;
         if (providerType == null) {
             return find("orgId = ?1 and concat(providerType, '.', slug) > ?2 order by providerType, slug", orgId, key)
-                    .page(0, limit + 1).list();
+                    .page(0, limit + 1)
+                    .list();
         }
-        return find("orgId = ?1 and providerType = ?2 and concat(providerType, '.', slug) > ?3 order by slug",
-                orgId, providerType, key).page(0, limit + 1).list();
+        return find(
+                        "orgId = ?1 and providerType = ?2 and concat(providerType, '.', slug) > ?3 order by slug",
+                        orgId,
+                        providerType,
+                        key)
+                .page(0, limit + 1)
+                .list();
     }
 }

@@ -18,16 +18,30 @@ import java.util.Map;
 public record ProviderRequest(
         @OptionalSlug String providerType,
         @OptionalSlug String id,
-        @NotBlank @Size(max = 300)
-        @Pattern(regexp = "^([a-zA-Z0-9.-]+/)?[a-zA-Z0-9-]+/[a-zA-Z0-9_-]+$",
-                message = "must be a provider source address such as hashicorp/aws or registry.opentofu.org/hashicorp/aws")
+
+        @NotBlank
+        @Size(max = 300)
+        @Pattern(
+                regexp = "^([a-zA-Z0-9.-]+/)?[a-zA-Z0-9-]+/[a-zA-Z0-9_-]+$",
+                message =
+                        "must be a provider source address such as hashicorp/aws or registry.opentofu.org/hashicorp/aws")
         String source,
+
         @Size(max = 100) String versionConstraint,
-        @Schema(description = "Provider configuration; values may contain placeholders") JsonNode configuration,
+
+        @Schema(description = "Provider configuration; values may contain placeholders")
+        JsonNode configuration,
+
         @Schema(description = "Write-only configuration values, stored encrypted; send *** to keep a value as it is")
-        Map<@Pattern(regexp = "^[a-zA-Z_][a-zA-Z0-9_]*$", message = "must be a provider argument name") String,
-                @jakarta.validation.constraints.NotNull @Size(max = 65536) String> secrets,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
+        Map<
+                        @Pattern(regexp = "^[a-zA-Z_][a-zA-Z0-9_]*$", message = "must be a provider argument name")
+                        String,
+                        @jakarta.validation.constraints.NotNull @Size(max = 65536) String>
+                secrets,
+
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        Long version) {
 
     /** Marker that keeps a secret value unchanged on update. */
     public static final String KEEP = "***";

@@ -41,15 +41,17 @@ public class ProviderResource {
 
     @GET
     @Operation(operationId = "listProviders", summary = "List providers, optionally of one provider type")
-    public Page<ProviderView> list(@PathParam("org") String org, @QueryParam("provider_type") String providerType,
-                                   @BeanParam PageRequest page) {
+    public Page<ProviderView> list(
+            @PathParam("org") String org,
+            @QueryParam("provider_type") String providerType,
+            @BeanParam PageRequest page) {
         return providers.list(access.require(org, Role.VIEWER), providerType, page);
     }
 
     @POST
     @Operation(operationId = "createProvider", summary = "Create a provider (platform engineers)")
-    public RestResponse<ProviderView> create(@PathParam("org") String org, @Valid @NotNull ProviderRequest request,
-                                             @Context UriInfo uriInfo) {
+    public RestResponse<ProviderView> create(
+            @PathParam("org") String org, @Valid @NotNull ProviderRequest request, @Context UriInfo uriInfo) {
         ProviderView created = providers.create(access.require(org, Role.PLATFORM_ENGINEER), request);
         return Responses.created(uriInfo, created.providerType() + "/" + created.id(), created.version(), created);
     }
@@ -57,8 +59,8 @@ public class ProviderResource {
     @GET
     @Path("/{provider_type}/{id}")
     @Operation(operationId = "getProvider", summary = "Get a provider; secret values are masked")
-    public RestResponse<ProviderView> get(@PathParam("org") String org, @PathParam("provider_type") String providerType,
-                                          @PathParam("id") String id) {
+    public RestResponse<ProviderView> get(
+            @PathParam("org") String org, @PathParam("provider_type") String providerType, @PathParam("id") String id) {
         ProviderView view = providers.get(access.require(org, Role.VIEWER), providerType, id);
         return Responses.ok(view.version(), view);
     }
@@ -66,10 +68,17 @@ public class ProviderResource {
     @PUT
     @Path("/{provider_type}/{id}")
     @Operation(operationId = "updateProvider", summary = "Replace a provider's definition (platform engineers)")
-    public RestResponse<ProviderView> update(@PathParam("org") String org, @PathParam("provider_type") String providerType,
-                                             @PathParam("id") String id, @HeaderParam("If-Match") String ifMatch,
-                                             @Valid @NotNull ProviderRequest request) {
-        ProviderView view = providers.update(access.require(org, Role.PLATFORM_ENGINEER), providerType, id, request,
+    public RestResponse<ProviderView> update(
+            @PathParam("org") String org,
+            @PathParam("provider_type") String providerType,
+            @PathParam("id") String id,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull ProviderRequest request) {
+        ProviderView view = providers.update(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                providerType,
+                id,
+                request,
                 Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
@@ -77,8 +86,8 @@ public class ProviderResource {
     @DELETE
     @Path("/{provider_type}/{id}")
     @Operation(operationId = "deleteProvider", summary = "Delete a provider no module maps (platform engineers)")
-    public RestResponse<Void> delete(@PathParam("org") String org, @PathParam("provider_type") String providerType,
-                                     @PathParam("id") String id) {
+    public RestResponse<Void> delete(
+            @PathParam("org") String org, @PathParam("provider_type") String providerType, @PathParam("id") String id) {
         providers.delete(access.require(org, Role.PLATFORM_ENGINEER), providerType, id);
         return RestResponse.noContent();
     }

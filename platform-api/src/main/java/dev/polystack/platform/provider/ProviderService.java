@@ -30,8 +30,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class ProviderService {
 
-    private static final TypeReference<Map<String, String>> SECRETS = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, String>> SECRETS = new TypeReference<>() {};
 
     @Inject
     ProviderRepository providers;
@@ -57,7 +56,8 @@ public class ProviderService {
             throw PlatformException.invalid("/id", "must not be null");
         }
         if (providers.find(scope.orgId(), request.providerType(), request.id()).isPresent()) {
-            throw PlatformException.conflict("provider `" + request.providerType() + "." + request.id() + "` already exists");
+            throw PlatformException.conflict(
+                    "provider `" + request.providerType() + "." + request.id() + "` already exists");
         }
         Provider provider = new Provider(scope.orgId(), request.providerType(), request.id(), clock.instant());
         define(provider, request, Map.of());
@@ -69,8 +69,11 @@ public class ProviderService {
     @Transactional
     public Page<ProviderView> list(OrgScope scope, String providerType, PageRequest page) {
         int limit = page.limit();
-        return Page.of(providers.page(scope.orgId(), providerType, page.after(), limit), limit,
-                p -> p.providerType() + "." + p.slug(), this::view);
+        return Page.of(
+                providers.page(scope.orgId(), providerType, page.after(), limit),
+                limit,
+                p -> p.providerType() + "." + p.slug(),
+                this::view);
     }
 
     @Transactional
@@ -79,7 +82,8 @@ public class ProviderService {
     }
 
     @Transactional
-    public ProviderView update(OrgScope scope, String providerType, String id, ProviderRequest request, Long expectedVersion) {
+    public ProviderView update(
+            OrgScope scope, String providerType, String id, ProviderRequest request, Long expectedVersion) {
         Provider provider = require(scope, providerType, id);
         if (request.providerType() != null && !request.providerType().equals(providerType)) {
             throw PlatformException.invalid("/provider_type", "cannot change; create a new provider instead");
@@ -105,7 +109,12 @@ public class ProviderService {
     /** The providers of an organization with their (non-secret) configuration, as the rules engine needs them. */
     public java.util.List<ProviderSpec> specs(UUID orgId) {
         return providers.list("orgId", orgId).stream()
-                .map(p -> new ProviderSpec(p.providerType(), p.slug(), p.source(), p.versionConstraint(), (com.fasterxml.jackson.databind.node.ObjectNode) p.configuration()))
+                .map(p -> new ProviderSpec(
+                        p.providerType(),
+                        p.slug(),
+                        p.source(),
+                        p.versionConstraint(),
+                        (com.fasterxml.jackson.databind.node.ObjectNode) p.configuration()))
                 .toList();
     }
 
@@ -120,8 +129,10 @@ public class ProviderService {
     }
 
     private void define(Provider provider, ProviderRequest request, Map<String, String> existingSecrets) {
-        JsonNode configuration = request.configuration() == null || request.configuration().isNull()
-                ? JsonNodeFactory.instance.objectNode() : request.configuration();
+        JsonNode configuration =
+                request.configuration() == null || request.configuration().isNull()
+                        ? JsonNodeFactory.instance.objectNode()
+                        : request.configuration();
         if (!configuration.isObject()) {
             throw PlatformException.invalid("/configuration", "must be an object");
         }
@@ -133,7 +144,8 @@ public class ProviderService {
             request.secrets().forEach((name, value) -> {
                 if (ProviderRequest.KEEP.equals(value)) {
                     if (!existingSecrets.containsKey(name)) {
-                        throw PlatformException.invalid("/secrets/" + name, "*** keeps an existing value, but there is none");
+                        throw PlatformException.invalid(
+                                "/secrets/" + name, "*** keeps an existing value, but there is none");
                     }
                     secrets.put(name, existingSecrets.get(name));
                 } else {
@@ -143,11 +155,16 @@ public class ProviderService {
         }
         for (String name : secrets.keySet()) {
             if (configuration.has(name)) {
-                throw PlatformException.invalid("/secrets/" + name, "is also set in /configuration; give it in one place");
+                throw PlatformException.invalid(
+                        "/secrets/" + name, "is also set in /configuration; give it in one place");
             }
         }
-        provider.define(request.source(), request.versionConstraint(), configuration,
-                secrets.isEmpty() ? null : seal(provider, secrets), clock.instant());
+        provider.define(
+                request.source(),
+                request.versionConstraint(),
+                configuration,
+                secrets.isEmpty() ? null : seal(provider, secrets),
+                clock.instant());
     }
 
     private byte[] seal(Provider provider, Map<String, String> secrets) {
@@ -163,8 +180,11 @@ public class ProviderService {
             return Map.of();
         }
         try {
-            return json.readValue(new String(secretBox.open(provider.secretConfiguration(), provider.secretBinding()),
-                    StandardCharsets.UTF_8), SECRETS);
+            return json.readValue(
+                    new String(
+                            secretBox.open(provider.secretConfiguration(), provider.secretBinding()),
+                            StandardCharsets.UTF_8),
+                    SECRETS);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("sealed provider secrets are not a JSON object");
         }
@@ -173,13 +193,23 @@ public class ProviderService {
     private ProviderView view(Provider provider) {
         Map<String, String> masked = new TreeMap<>();
         secrets(provider).keySet().forEach(name -> masked.put(name, ProviderRequest.KEEP));
-        return new ProviderView(provider.providerType(), provider.slug(), provider.source(), provider.versionConstraint(),
-                provider.configuration(), masked, provider.management().managedBy(), provider.management().isProtected(),
-                provider.createdAt(), provider.updatedAt(), provider.version());
+        return new ProviderView(
+                provider.providerType(),
+                provider.slug(),
+                provider.source(),
+                provider.versionConstraint(),
+                provider.configuration(),
+                masked,
+                provider.management().managedBy(),
+                provider.management().isProtected(),
+                provider.createdAt(),
+                provider.updatedAt(),
+                provider.version());
     }
 
     private Provider require(OrgScope scope, String providerType, String id) {
-        return providers.find(scope.orgId(), providerType, id)
+        return providers
+                .find(scope.orgId(), providerType, id)
                 .orElseThrow(() -> PlatformException.notFound("provider `" + providerType + "." + id + "`"));
     }
 

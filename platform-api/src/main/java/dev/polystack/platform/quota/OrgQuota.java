@@ -40,8 +40,7 @@ public class OrgQuota {
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
-    protected OrgQuota() {
-    }
+    protected OrgQuota() {}
 
     OrgQuota(UUID orgId) {
         this.orgId = orgId;
@@ -49,8 +48,15 @@ public class OrgQuota {
 
     /** The values set, by quota. */
     Map<Quota, Integer> values() {
-        return new QuotaRequest(projects, environmentsPerProject, resourcesPerManifest, queuedDeploymentsPerEnvironment, concurrentJobs,
-                runners, tokensPerUser).values();
+        return new QuotaRequest(
+                        projects,
+                        environmentsPerProject,
+                        resourcesPerManifest,
+                        queuedDeploymentsPerEnvironment,
+                        concurrentJobs,
+                        runners,
+                        tokensPerUser)
+                .values();
     }
 
     /** Replaces every value: an absent one goes back to the default. */

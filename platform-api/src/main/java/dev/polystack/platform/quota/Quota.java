@@ -7,14 +7,31 @@ import java.util.function.ToIntFunction;
 /** What an organization may hold or run at once. Each has a default in configuration. */
 public enum Quota {
     PROJECTS("projects", "organization", "projects in the organization", PolystackConfig.Quotas::projects),
-    ENVIRONMENTS_PER_PROJECT("environments_per_project", "project", "environments in one project", PolystackConfig.Quotas::environmentsPerProject),
-    RESOURCES_PER_MANIFEST("resources_per_manifest", "manifest", "resources in one manifest", PolystackConfig.Quotas::resourcesPerManifest),
-    QUEUED_DEPLOYMENTS_PER_ENVIRONMENT("queued_deployments_per_environment", "environment", "deployments waiting in one environment",
+    ENVIRONMENTS_PER_PROJECT(
+            "environments_per_project",
+            "project",
+            "environments in one project",
+            PolystackConfig.Quotas::environmentsPerProject),
+    RESOURCES_PER_MANIFEST(
+            "resources_per_manifest",
+            "manifest",
+            "resources in one manifest",
+            PolystackConfig.Quotas::resourcesPerManifest),
+    QUEUED_DEPLOYMENTS_PER_ENVIRONMENT(
+            "queued_deployments_per_environment",
+            "environment",
+            "deployments waiting in one environment",
             PolystackConfig.Quotas::queuedDeploymentsPerEnvironment),
-    CONCURRENT_JOBS("concurrent_jobs", "organization", "jobs running at once in the organization; more wait for a slot",
+    CONCURRENT_JOBS(
+            "concurrent_jobs",
+            "organization",
+            "jobs running at once in the organization; more wait for a slot",
             PolystackConfig.Quotas::concurrentJobs),
     RUNNERS("runners", "organization", "runners registered in the organization", PolystackConfig.Quotas::runners),
-    TOKENS_PER_USER("tokens_per_user", "user", "API tokens of one user or service user that are not revoked or expired",
+    TOKENS_PER_USER(
+            "tokens_per_user",
+            "user",
+            "API tokens of one user or service user that are not revoked or expired",
             PolystackConfig.Quotas::tokensPerUser);
 
     private final String wireName;

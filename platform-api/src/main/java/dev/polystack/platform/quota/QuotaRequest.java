@@ -7,10 +7,14 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /** The quotas of an organization; a quota left out goes back to the configured default. */
-public record QuotaRequest(@Min(0) @Max(1_000_000) Integer projects, @Min(0) @Max(1_000_000) Integer environmentsPerProject,
-                           @Min(0) @Max(1_000_000) Integer resourcesPerManifest, @Min(0) @Max(1_000_000) Integer queuedDeploymentsPerEnvironment,
-                           @Min(0) @Max(1_000_000) Integer concurrentJobs, @Min(0) @Max(1_000_000) Integer runners,
-                           @Min(0) @Max(1_000_000) Integer tokensPerUser) {
+public record QuotaRequest(
+        @Min(0) @Max(1_000_000) Integer projects,
+        @Min(0) @Max(1_000_000) Integer environmentsPerProject,
+        @Min(0) @Max(1_000_000) Integer resourcesPerManifest,
+        @Min(0) @Max(1_000_000) Integer queuedDeploymentsPerEnvironment,
+        @Min(0) @Max(1_000_000) Integer concurrentJobs,
+        @Min(0) @Max(1_000_000) Integer runners,
+        @Min(0) @Max(1_000_000) Integer tokensPerUser) {
 
     Map<Quota, Integer> values() {
         Map<Quota, Integer> values = new EnumMap<>(Quota.class);

@@ -34,7 +34,9 @@ public class QuotaResource {
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(operationId = "putQuotas", summary = "Set the organization's quotas; one left out goes back to the default (instance administrators)")
+    @Operation(
+            operationId = "putQuotas",
+            summary = "Set the organization's quotas; one left out goes back to the default (instance administrators)")
     public QuotasView put(@PathParam("org") String org, @Valid @NotNull QuotaRequest request) {
         access.requireInstanceAdmin();
         return quotas.set(access.require(org, Role.VIEWER).orgId(), request);

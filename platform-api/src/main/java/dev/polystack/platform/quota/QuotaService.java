@@ -29,6 +29,7 @@ public class QuotaService {
 
     /** The first key of the advisory locks; the quota's ordinal is added to it. */
     private static final int LOCK_SPACE = 0x51_0000;
+
     static final Duration CACHED = Duration.ofSeconds(5);
     private static final int MAX_CACHED = 10_000;
 
@@ -74,8 +75,7 @@ public class QuotaService {
         return frozen;
     }
 
-    private record Cached(Map<Quota, Integer> limits, long readAt) {
-    }
+    private record Cached(Map<Quota, Integer> limits, long readAt) {}
 
     /**
      * Refuses with a 403 {@code quota-exceeded} problem when one more would pass the quota. {@code used}
@@ -86,9 +86,14 @@ public class QuotaService {
         int limit = lockedLimit(orgId, quota);
         long count = used.getAsLong();
         if (count >= limit) {
-            throw PlatformException.quotaExceeded(quota.wireName(), limit, count, "the quota `" + quota.wireName() + "` (" + quota.description()
-                    + ") is " + limit + " and " + count + " " + (count == 1 ? "is" : "are") + " used" + (what == null ? "" : " " + what)
-                    + "; an instance administrator can raise it");
+            throw PlatformException.quotaExceeded(
+                    quota.wireName(),
+                    limit,
+                    count,
+                    "the quota `" + quota.wireName() + "` (" + quota.description()
+                            + ") is " + limit + " and " + count + " " + (count == 1 ? "is" : "are") + " used"
+                            + (what == null ? "" : " " + what)
+                            + "; an instance administrator can raise it");
         }
     }
 
@@ -97,8 +102,12 @@ public class QuotaService {
     public void requireWithin(UUID orgId, Quota quota, long count) {
         int limit = limit(orgId, quota);
         if (count > limit) {
-            throw PlatformException.quotaExceeded(quota.wireName(), limit, count, "the quota `" + quota.wireName() + "` (" + quota.description()
-                    + ") is " + limit + "; this has " + count + "; an instance administrator can raise it");
+            throw PlatformException.quotaExceeded(
+                    quota.wireName(),
+                    limit,
+                    count,
+                    "the quota `" + quota.wireName() + "` (" + quota.description() + ") is " + limit + "; this has "
+                            + count + "; an instance administrator can raise it");
         }
     }
 
@@ -109,13 +118,22 @@ public class QuotaService {
     @Transactional(Transactional.TxType.MANDATORY)
     public void requireQueueRoom(UUID orgId, UUID environmentId, String environment) {
         Quota quota = Quota.QUEUED_DEPLOYMENTS_PER_ENVIRONMENT;
-        long queued = count("select count(*) from deployment where environment_id = ?1 and status = 'queued'", environmentId);
-        long running = count("select count(*) from deployment where environment_id = ?1 and status in ('running', 'awaiting_approval')", environmentId);
+        long queued =
+                count("select count(*) from deployment where environment_id = ?1 and status = 'queued'", environmentId);
+        long running = count(
+                "select count(*) from deployment where environment_id = ?1 and status in ('running', 'awaiting_approval')",
+                environmentId);
         int limit = limit(orgId, quota);
         if (running + queued > 0 && queued >= limit) {
-            throw PlatformException.quotaExceeded(quota.wireName(), limit, queued, "the quota `" + quota.wireName() + "` ("
-                    + quota.description() + ") is " + limit + " and " + queued + " " + (queued == 1 ? "waits" : "wait") + " in environment `"
-                    + environment + "`; wait for them to start, cancel one, or ask an instance administrator to raise it");
+            throw PlatformException.quotaExceeded(
+                    quota.wireName(),
+                    limit,
+                    queued,
+                    "the quota `" + quota.wireName() + "` ("
+                            + quota.description() + ") is " + limit + " and " + queued + " "
+                            + (queued == 1 ? "waits" : "wait") + " in environment `"
+                            + environment
+                            + "`; wait for them to start, cancel one, or ask an instance administrator to raise it");
         }
     }
 
@@ -136,14 +154,22 @@ public class QuotaService {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void requireTokenRoom(UUID orgId, UUID principalId) {
-        int limit = orgId == null ? Quota.TOKENS_PER_USER.defaultIn(config.quotas()) : limit(orgId, Quota.TOKENS_PER_USER);
+        int limit =
+                orgId == null ? Quota.TOKENS_PER_USER.defaultIn(config.quotas()) : limit(orgId, Quota.TOKENS_PER_USER);
         lock(principalId, Quota.TOKENS_PER_USER);
-        long count = count("select count(*) from api_token where principal_id = ?1 and revoked_at is null"
-                + " and (expires_at is null or expires_at > now())", principalId);
+        long count = count(
+                "select count(*) from api_token where principal_id = ?1 and revoked_at is null"
+                        + " and (expires_at is null or expires_at > now())",
+                principalId);
         if (count >= limit) {
-            throw PlatformException.quotaExceeded(Quota.TOKENS_PER_USER.wireName(), limit, count, "the quota `tokens_per_user` ("
-                    + Quota.TOKENS_PER_USER.description() + ") is " + limit + " and this one has " + count + "; revoke one, or ask an"
-                    + " instance administrator to raise it");
+            throw PlatformException.quotaExceeded(
+                    Quota.TOKENS_PER_USER.wireName(),
+                    limit,
+                    count,
+                    "the quota `tokens_per_user` ("
+                            + Quota.TOKENS_PER_USER.description() + ") is " + limit + " and this one has " + count
+                            + "; revoke one, or ask an"
+                            + " instance administrator to raise it");
         }
     }
 
@@ -154,7 +180,12 @@ public class QuotaService {
         Map<Quota, Integer> explicit = set == null ? Map.of() : set.values();
         List<QuotasView.Item> items = new ArrayList<>();
         for (Quota quota : Quota.values()) {
-            items.add(new QuotasView.Item(quota.wireName(), quota.scope(), quota.description(), limits.get(quota), used(orgId, quota),
+            items.add(new QuotasView.Item(
+                    quota.wireName(),
+                    quota.scope(),
+                    quota.description(),
+                    limits.get(quota),
+                    used(orgId, quota),
                     !explicit.containsKey(quota)));
         }
         return new QuotasView(items);
@@ -179,15 +210,19 @@ public class QuotaService {
     public long used(UUID orgId, Quota quota) {
         String sql = switch (quota) {
             case PROJECTS -> "select count(*) from project where org_id = ?1";
-            case ENVIRONMENTS_PER_PROJECT -> "select coalesce(max(n), 0) from (select count(*) n from environment where org_id = ?1 group by project_id) c";
-            case RESOURCES_PER_MANIFEST -> "select coalesce(max(n), 0) from (select count(*) n from active_resource r join environment e"
-                    + " on e.id = r.environment_id where e.org_id = ?1 group by r.environment_id) c";
-            case QUEUED_DEPLOYMENTS_PER_ENVIRONMENT -> "select coalesce(max(n), 0) from (select count(*) n from deployment where org_id = ?1"
-                    + " and status = 'queued' group by environment_id) c";
+            case ENVIRONMENTS_PER_PROJECT ->
+                "select coalesce(max(n), 0) from (select count(*) n from environment where org_id = ?1 group by project_id) c";
+            case RESOURCES_PER_MANIFEST ->
+                "select coalesce(max(n), 0) from (select count(*) n from active_resource r join environment e"
+                        + " on e.id = r.environment_id where e.org_id = ?1 group by r.environment_id) c";
+            case QUEUED_DEPLOYMENTS_PER_ENVIRONMENT ->
+                "select coalesce(max(n), 0) from (select count(*) n from deployment where org_id = ?1"
+                        + " and status = 'queued' group by environment_id) c";
             case CONCURRENT_JOBS -> "select count(*) from job where org_id = ?1 and status = 'running'";
             case RUNNERS -> "select count(*) from runner where org_id = ?1";
-            case TOKENS_PER_USER -> "select coalesce(max(n), 0) from (select count(*) n from api_token t join principal p on p.id = t.principal_id"
-                    + " where p.org_id = ?1 and t.revoked_at is null and (t.expires_at is null or t.expires_at > now()) group by t.principal_id) c";
+            case TOKENS_PER_USER ->
+                "select coalesce(max(n), 0) from (select count(*) n from api_token t join principal p on p.id = t.principal_id"
+                        + " where p.org_id = ?1 and t.revoked_at is null and (t.expires_at is null or t.expires_at > now()) group by t.principal_id) c";
         };
         return count(sql, orgId);
     }
@@ -203,7 +238,10 @@ public class QuotaService {
 
     /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */
     private void lock(UUID owner, Quota quota) {
-        entityManager.createNativeQuery("select pg_advisory_xact_lock(?1, ?2)")
-                .setParameter(1, LOCK_SPACE + quota.ordinal()).setParameter(2, owner.hashCode()).getSingleResult();
+        entityManager
+                .createNativeQuery("select pg_advisory_xact_lock(?1, ?2)")
+                .setParameter(1, LOCK_SPACE + quota.ordinal())
+                .setParameter(2, owner.hashCode())
+                .getSingleResult();
     }
 }

@@ -15,7 +15,13 @@ public record QuotasView(List<Item> items) {
      * @param used  for a quota per project, environment, manifest or user: the most any one of them uses
      */
     @Schema(name = "QuotaItem")
-    public record Item(String name, String scope, String description, int hard, long used,
-                       @JsonProperty("default") @Schema(description = "Whether the limit is the configured default") boolean isDefault) {
-    }
+    public record Item(
+            String name,
+            String scope,
+            String description,
+            int hard,
+            long used,
+
+            @JsonProperty("default") @Schema(description = "Whether the limit is the configured default")
+            boolean isDefault) {}
 }

@@ -8,8 +8,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.Mutability;
-import org.hibernate.type.descriptor.java.Immutability;
 import org.hibernate.type.SqlTypes;
+import org.hibernate.type.descriptor.java.Immutability;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -93,8 +93,7 @@ public class ActiveResource {
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
-    protected ActiveResource() {
-    }
+    protected ActiveResource() {}
 
     ActiveResource(UUID environmentId, ResourceIdentity identity, Instant now) {
         this.id = UUID.randomUUID();

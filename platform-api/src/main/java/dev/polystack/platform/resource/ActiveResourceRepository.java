@@ -16,8 +16,13 @@ class ActiveResourceRepository implements PanacheRepositoryBase<ActiveResource, 
     }
 
     Optional<ActiveResource> find(UUID environmentId, ResourceIdentity identity) {
-        return find("environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4", environmentId,
-                identity.type(), identity.resourceClass(), identity.id()).firstResultOptional();
+        return find(
+                        "environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4",
+                        environmentId,
+                        identity.type(),
+                        identity.resourceClass(),
+                        identity.id())
+                .firstResultOptional();
     }
 
     /**
@@ -27,8 +32,13 @@ class ActiveResourceRepository implements PanacheRepositoryBase<ActiveResource, 
      * in a transaction of its own, never in an advance.
      */
     Optional<ActiveResource> findWithoutFlush(UUID environmentId, ResourceIdentity identity) {
-        return find("environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4", environmentId,
-                identity.type(), identity.resourceClass(), identity.id())
-                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").firstResultOptional();
+        return find(
+                        "environmentId = ?1 and resType = ?2 and resClass = ?3 and resId = ?4",
+                        environmentId,
+                        identity.type(),
+                        identity.resourceClass(),
+                        identity.id())
+                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .firstResultOptional();
     }
 }

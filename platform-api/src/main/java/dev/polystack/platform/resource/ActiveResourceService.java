@@ -50,9 +50,16 @@ public class ActiveResourceService {
      *
      * @param outputs the output values, sensitive ones as {@code ***}; null unless asked for
      */
-    public record GraphRow(ResourceIdentity identity, String moduleSlug, int moduleVersion, String runnerSlug, UUID lastDeploymentId,
-                           JsonNode outputs, JsonNode tofuResources, List<ResourceDependency> dependencies, Instant updatedAt) {
-    }
+    public record GraphRow(
+            ResourceIdentity identity,
+            String moduleSlug,
+            int moduleVersion,
+            String runnerSlug,
+            UUID lastDeploymentId,
+            JsonNode outputs,
+            JsonNode tofuResources,
+            List<ResourceDependency> dependencies,
+            Instant updatedAt) {}
 
     /**
      * An environment's active resources for its resource graph, read as columns in one statement (no entities),
@@ -61,20 +68,33 @@ public class ActiveResourceService {
      */
     public List<GraphRow> graphRows(UUID environmentId, boolean withOutputs) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = resources.getEntityManager().createNativeQuery("""
+        List<Object[]> rows = resources
+                .getEntityManager()
+                .createNativeQuery("""
                         select r.res_type, r.res_class, r.res_id, r.module_slug, r.module_version, ru.slug, r.last_deployment_id,
-                               cast(r.tofu_resources as text), cast(r.dependencies as text), r.updated_at"""
-                        + (withOutputs ? ", r.outputs, cast(r.sensitive_outputs as text)" : "") + """
+                               cast(r.tofu_resources as text), cast(r.dependencies as text), r.updated_at""" + (withOutputs ? ", r.outputs, cast(r.sensitive_outputs as text)" : "") + """
                          from active_resource r left join runner ru on ru.id = r.runner_id
                         where r.environment_id = ?1 order by r.res_id, r.res_type, r.res_class""")
-                .setParameter(1, environmentId).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getResultList();
+                .setParameter(1, environmentId)
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .getResultList();
         List<GraphRow> graph = new ArrayList<>(rows.size());
         try {
             for (Object[] row : rows) {
                 ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
-                JsonNode outputs = withOutputs ? masked(outputs(environmentId, identity, (byte[]) row[10], (String) row[11])) : null;
-                graph.add(new GraphRow(identity, (String) row[3], ((Number) row[4]).intValue(), (String) row[5], (UUID) row[6], outputs,
-                        raw((String) row[7]), ResourceDependency.read(json.readTree((String) row[8])), instant(row[9])));
+                JsonNode outputs = withOutputs
+                        ? masked(outputs(environmentId, identity, (byte[]) row[10], (String) row[11]))
+                        : null;
+                graph.add(new GraphRow(
+                        identity,
+                        (String) row[3],
+                        ((Number) row[4]).intValue(),
+                        (String) row[5],
+                        (UUID) row[6],
+                        outputs,
+                        raw((String) row[7]),
+                        ResourceDependency.read(json.readTree((String) row[8])),
+                        instant(row[9])));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -132,33 +152,47 @@ public class ActiveResourceService {
      * The same for a node's references, read at once in one statement; a resource not among them is looked up
      * on its own. A resource that is not active has no outputs (null).
      */
-    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId, java.util.Collection<ResourceIdentity> referenced) {
+    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(
+            UUID environmentId, java.util.Collection<ResourceIdentity> referenced) {
         Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
         List<ResourceIdentity> identities = List.copyOf(new java.util.LinkedHashSet<>(referenced));
         if (!identities.isEmpty()) {
             identities.forEach(identity -> seen.put(identity, java.util.Optional.empty()));
-            StringBuilder sql = new StringBuilder("select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text)"
-                    + " from active_resource where environment_id = ?1 and (");
+            StringBuilder sql =
+                    new StringBuilder("select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text)"
+                            + " from active_resource where environment_id = ?1 and (");
             for (int i = 0; i < identities.size(); i++) {
                 int at = 2 + 3 * i;
-                sql.append(i == 0 ? "" : " or ").append("(res_type = ?").append(at).append(" and res_class = ?").append(at + 1)
-                        .append(" and res_id = ?").append(at + 2).append(')');
+                sql.append(i == 0 ? "" : " or ")
+                        .append("(res_type = ?")
+                        .append(at)
+                        .append(" and res_class = ?")
+                        .append(at + 1)
+                        .append(" and res_id = ?")
+                        .append(at + 2)
+                        .append(')');
             }
-            var query = resources.getEntityManager().createNativeQuery(sql.append(')').toString())
-                    .setParameter(1, environmentId).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT");
+            var query = resources
+                    .getEntityManager()
+                    .createNativeQuery(sql.append(')').toString())
+                    .setParameter(1, environmentId)
+                    .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT");
             for (int i = 0; i < identities.size(); i++) {
                 ResourceIdentity identity = identities.get(i);
-                query.setParameter(2 + 3 * i, identity.type()).setParameter(3 + 3 * i, identity.resourceClass())
+                query.setParameter(2 + 3 * i, identity.type())
+                        .setParameter(3 + 3 * i, identity.resourceClass())
                         .setParameter(4 + 3 * i, identity.id());
             }
             @SuppressWarnings("unchecked")
             List<Object[]> rows = query.getResultList();
             for (Object[] row : rows) {
                 ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
-                seen.put(identity, java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String) row[4])));
+                seen.put(identity, java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String)
+                        row[4])));
             }
         }
-        return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id)).orElse(null);
+        return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id))
+                .orElse(null);
     }
 
     /**
@@ -168,11 +202,16 @@ public class ActiveResourceService {
      */
     private java.util.Optional<Outputs> outputsOf(UUID environmentId, ResourceIdentity identity) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = resources.getEntityManager().createNativeQuery(
-                        "select outputs, cast(sensitive_outputs as text) from active_resource"
-                                + " where environment_id = ?1 and res_type = ?2 and res_class = ?3 and res_id = ?4")
-                .setParameter(1, environmentId).setParameter(2, identity.type()).setParameter(3, identity.resourceClass())
-                .setParameter(4, identity.id()).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getResultList();
+        List<Object[]> rows = resources
+                .getEntityManager()
+                .createNativeQuery("select outputs, cast(sensitive_outputs as text) from active_resource"
+                        + " where environment_id = ?1 and res_type = ?2 and res_class = ?3 and res_id = ?4")
+                .setParameter(1, environmentId)
+                .setParameter(2, identity.type())
+                .setParameter(3, identity.resourceClass())
+                .setParameter(4, identity.id())
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .getResultList();
         if (rows.isEmpty()) {
             return java.util.Optional.empty();
         }
@@ -182,8 +221,10 @@ public class ActiveResourceService {
 
     private Outputs outputs(UUID environmentId, ResourceIdentity identity, byte[] sealed, String sensitiveNames) {
         try {
-            ObjectNode values = sealed == null ? json.createObjectNode()
-                    : (ObjectNode) json.readTree(secretBox.open(sealed, ActiveResource.outputsBinding(environmentId, identity)));
+            ObjectNode values = sealed == null
+                    ? json.createObjectNode()
+                    : (ObjectNode) json.readTree(
+                            secretBox.open(sealed, ActiveResource.outputsBinding(environmentId, identity)));
             Set<String> sensitive = new HashSet<>();
             json.readTree(sensitiveNames).forEach(name -> sensitive.add(name.asText()));
             return new Outputs(values, sensitive);
@@ -196,7 +237,8 @@ public class ActiveResourceService {
         ObjectNode values = json.createObjectNode();
         if (resource.sealedOutputs() != null) {
             try {
-                values = (ObjectNode) json.readTree(secretBox.open(resource.sealedOutputs(), resource.outputsBinding()));
+                values =
+                        (ObjectNode) json.readTree(secretBox.open(resource.sealedOutputs(), resource.outputsBinding()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -208,10 +250,13 @@ public class ActiveResourceService {
 
     /** Records (or replaces) a resource after a successful apply. */
     public void record(Provisioned provisioned) {
-        ActiveResource resource = resources.find(provisioned.environmentId(), provisioned.identity()).orElseGet(() -> {
-            ActiveResource created = new ActiveResource(provisioned.environmentId(), provisioned.identity(), clock.instant());
-            return created;
-        });
+        ActiveResource resource = resources
+                .find(provisioned.environmentId(), provisioned.identity())
+                .orElseGet(() -> {
+                    ActiveResource created =
+                            new ActiveResource(provisioned.environmentId(), provisioned.identity(), clock.instant());
+                    return created;
+                });
         byte[] sealed;
         try {
             sealed = secretBox.seal(json.writeValueAsBytes(provisioned.outputs()), bindingFor(provisioned));
@@ -219,8 +264,8 @@ public class ActiveResourceService {
             throw new UncheckedIOException(e);
         }
         boolean isNew = !resources.isPersistent(resource);
-        byte[] sealedResolved = secretBox.seal(provisioned.resolved(),
-                "resolved:" + provisioned.environmentId() + ":" + provisioned.identity());
+        byte[] sealedResolved = secretBox.seal(
+                provisioned.resolved(), "resolved:" + provisioned.environmentId() + ":" + provisioned.identity());
         resource.record(provisioned, sealedResolved, sealed, clock.instant());
         if (isNew) {
             resources.persist(resource);

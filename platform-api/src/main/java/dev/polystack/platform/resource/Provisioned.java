@@ -14,7 +14,18 @@ import java.util.UUID;
  * @param sensitiveOutputs array of the names of sensitive outputs
  * @param dependencies     what this resource depends on, with the aliases
  */
-public record Provisioned(UUID environmentId, ResourceIdentity identity, UUID moduleId, String moduleSlug, int moduleVersion,
-                          UUID runnerId, JsonNode spec, Fingerprint fingerprint, byte[] resolved, ObjectNode outputs, JsonNode sensitiveOutputs,
-                          JsonNode tofuResources, java.util.List<ResourceDependency> dependencies, UUID deploymentId) {
-}
+public record Provisioned(
+        UUID environmentId,
+        ResourceIdentity identity,
+        UUID moduleId,
+        String moduleSlug,
+        int moduleVersion,
+        UUID runnerId,
+        JsonNode spec,
+        Fingerprint fingerprint,
+        byte[] resolved,
+        ObjectNode outputs,
+        JsonNode sensitiveOutputs,
+        JsonNode tofuResources,
+        java.util.List<ResourceDependency> dependencies,
+        UUID deploymentId) {}

@@ -17,8 +17,12 @@ public record ResourceDependency(ResourceIdentity resource, String alias) {
     static List<ResourceDependency> read(JsonNode stored) {
         List<ResourceDependency> dependencies = new ArrayList<>();
         for (JsonNode dependency : stored) {
-            dependencies.add(new ResourceDependency(new ResourceIdentity(dependency.path("type").asText(),
-                    dependency.path("class").asText(), dependency.path("id").asText()), dependency.path("alias").asText()));
+            dependencies.add(new ResourceDependency(
+                    new ResourceIdentity(
+                            dependency.path("type").asText(),
+                            dependency.path("class").asText(),
+                            dependency.path("id").asText()),
+                    dependency.path("alias").asText()));
         }
         return List.copyOf(dependencies);
     }
@@ -26,8 +30,11 @@ public record ResourceDependency(ResourceIdentity resource, String alias) {
     static JsonNode write(List<ResourceDependency> dependencies) {
         ArrayNode stored = JsonNodeFactory.instance.arrayNode();
         for (ResourceDependency dependency : dependencies) {
-            stored.addObject().put("type", dependency.resource().type()).put("class", dependency.resource().resourceClass())
-                    .put("id", dependency.resource().id()).put("alias", dependency.alias());
+            stored.addObject()
+                    .put("type", dependency.resource().type())
+                    .put("class", dependency.resource().resourceClass())
+                    .put("id", dependency.resource().id())
+                    .put("alias", dependency.alias());
         }
         return stored;
     }

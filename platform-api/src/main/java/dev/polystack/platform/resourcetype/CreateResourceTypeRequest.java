@@ -11,8 +11,11 @@ import jakarta.validation.constraints.Size;
  * @param developerAccessible whether developers may ask for it in manifests (otherwise only as a module dependency); default true
  * @param reconcile           what happens to drift a check finds: observe (default), approve or auto
  */
-public record CreateResourceTypeRequest(@Slug String id, @Size(max = 1000) String description, JsonNode outputSchema,
-                                        Boolean developerAccessible,
-                                        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect,
-                                        ReconcilePolicy reconcile) {
-}
+public record CreateResourceTypeRequest(
+        @Slug String id,
+        @Size(max = 1000) String description,
+        JsonNode outputSchema,
+        Boolean developerAccessible,
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        ReconcilePolicy reconcile) {}

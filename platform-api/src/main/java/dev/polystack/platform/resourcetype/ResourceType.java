@@ -39,8 +39,7 @@ public class ResourceType extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
-    protected ResourceType() {
-    }
+    protected ResourceType() {}
 
     ResourceType(UUID orgId, String slug, Instant now) {
         super(now);

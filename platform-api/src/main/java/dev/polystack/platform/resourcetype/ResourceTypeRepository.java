@@ -15,7 +15,9 @@ class ResourceTypeRepository implements PanacheRepositoryBase<ResourceType, UUID
     }
 
     List<ResourceType> page(UUID orgId, String after, int limit) {
-        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
+        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 
     List<ResourceType> all(UUID orgId) {

@@ -45,9 +45,11 @@ public class ResourceTypeResource {
     }
 
     @POST
-    @Operation(operationId = "createResourceType", summary = "Create a resource type; its output schema must be a valid JSON Schema (platform engineers)")
-    public RestResponse<ResourceTypeView> create(@PathParam("org") String org, @Valid @NotNull CreateResourceTypeRequest request,
-                                                 @Context UriInfo uriInfo) {
+    @Operation(
+            operationId = "createResourceType",
+            summary = "Create a resource type; its output schema must be a valid JSON Schema (platform engineers)")
+    public RestResponse<ResourceTypeView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateResourceTypeRequest request, @Context UriInfo uriInfo) {
         ResourceTypeView created = resourceTypes.create(access.require(org, Role.PLATFORM_ENGINEER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -63,17 +65,24 @@ public class ResourceTypeResource {
     @PUT
     @Path("/{resource_type}")
     @Operation(operationId = "updateResourceType", summary = "Update a resource type (platform engineers)")
-    public RestResponse<ResourceTypeView> update(@PathParam("org") String org, @PathParam("resource_type") String id,
-                                                 @HeaderParam("If-Match") String ifMatch,
-                                                 @Valid @NotNull UpdateResourceTypeRequest request) {
-        ResourceTypeView view = resourceTypes.update(access.require(org, Role.PLATFORM_ENGINEER), id, request,
+    public RestResponse<ResourceTypeView> update(
+            @PathParam("org") String org,
+            @PathParam("resource_type") String id,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull UpdateResourceTypeRequest request) {
+        ResourceTypeView view = resourceTypes.update(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                id,
+                request,
                 Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }
 
     @DELETE
     @Path("/{resource_type}")
-    @Operation(operationId = "deleteResourceType", summary = "Delete a resource type no module or rule uses (platform engineers)")
+    @Operation(
+            operationId = "deleteResourceType",
+            summary = "Delete a resource type no module or rule uses (platform engineers)")
     public RestResponse<Void> delete(@PathParam("org") String org, @PathParam("resource_type") String id) {
         resourceTypes.delete(access.require(org, Role.PLATFORM_ENGINEER), id);
         return RestResponse.noContent();

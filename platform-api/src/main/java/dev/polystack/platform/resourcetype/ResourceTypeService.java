@@ -25,7 +25,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class ResourceTypeService {
 
-    private static final JsonNode ANY_OBJECT = JsonNodeFactory.instance.objectNode().put("type", "object");
+    private static final JsonNode ANY_OBJECT =
+            JsonNodeFactory.instance.objectNode().put("type", "object");
 
     @Inject
     ResourceTypeRepository resourceTypes;
@@ -43,8 +44,11 @@ public class ResourceTypeService {
             throw PlatformException.conflict("resource type `" + request.id() + "` already exists");
         }
         ResourceType type = new ResourceType(scope.orgId(), request.id(), clock.instant());
-        type.define(request.description(), schema,
-                request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        type.define(
+                request.description(),
+                schema,
+                request.developerAccessible() == null || request.developerAccessible(),
+                clock.instant());
         type.manage(Management.of(request.managedBy(), request.protect()));
         type.reconcile(request.reconcile() == null ? ReconcilePolicy.OBSERVE : request.reconcile());
         resourceTypes.persist(type);
@@ -54,7 +58,11 @@ public class ResourceTypeService {
     @Transactional
     public Page<ResourceTypeView> list(OrgScope scope, PageRequest page) {
         int limit = page.limit();
-        return Page.of(resourceTypes.page(scope.orgId(), page.after(), limit), limit, ResourceType::slug, ResourceTypeView::of);
+        return Page.of(
+                resourceTypes.page(scope.orgId(), page.after(), limit),
+                limit,
+                ResourceType::slug,
+                ResourceTypeView::of);
     }
 
     @Transactional
@@ -68,8 +76,11 @@ public class ResourceTypeService {
         Versions.check(expectedVersion, type.version());
         type.manage(type.management().with(request.managedBy(), request.protect()));
         JsonNode schema = checkedSchema(request.outputSchema());
-        type.define(request.description(), schema,
-                request.developerAccessible() == null || request.developerAccessible(), clock.instant());
+        type.define(
+                request.description(),
+                schema,
+                request.developerAccessible() == null || request.developerAccessible(),
+                clock.instant());
         if (request.reconcile() != null) {
             type.reconcile(request.reconcile());
         }
@@ -139,7 +150,8 @@ public class ResourceTypeService {
     }
 
     private ResourceType require(OrgScope scope, String id) {
-        return resourceTypes.find(scope.orgId(), id)
+        return resourceTypes
+                .find(scope.orgId(), id)
                 .orElseThrow(() -> PlatformException.notFound("resource type `" + id + "`"));
     }
 
@@ -151,11 +163,15 @@ public class ResourceTypeService {
             OutputSchema.of(schema);
             return schema;
         } catch (OutputSchema.UnusableException e) {
-            throw new PlatformException(ProblemType.UNPROCESSABLE,
-                    "/output_schema cannot be used to check outputs: " + e.getMessage(), fieldErrors(e));
+            throw new PlatformException(
+                    ProblemType.UNPROCESSABLE,
+                    "/output_schema cannot be used to check outputs: " + e.getMessage(),
+                    fieldErrors(e));
         } catch (OutputSchema.ValidationException e) {
-            throw new PlatformException(ProblemType.VALIDATION,
-                    "/output_schema is not a valid JSON Schema: " + e.getMessage(), fieldErrors(e));
+            throw new PlatformException(
+                    ProblemType.VALIDATION,
+                    "/output_schema is not a valid JSON Schema: " + e.getMessage(),
+                    fieldErrors(e));
         }
     }
 

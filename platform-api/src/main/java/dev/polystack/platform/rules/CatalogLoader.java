@@ -31,7 +31,11 @@ public class CatalogLoader {
     RunnerRuleService runnerRules;
 
     public Catalog load(UUID orgId) {
-        return Catalog.of(resourceTypes.specs(orgId), modules.specs(orgId), providers.specs(orgId),
-                moduleRules.engineRules(orgId), runnerRules.engineRules(orgId));
+        return Catalog.of(
+                resourceTypes.specs(orgId),
+                modules.specs(orgId),
+                providers.specs(orgId),
+                moduleRules.engineRules(orgId),
+                runnerRules.engineRules(orgId));
     }
 }

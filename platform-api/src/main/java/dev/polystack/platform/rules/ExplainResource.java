@@ -24,11 +24,17 @@ public class ExplainResource {
     ExplainService explainer;
 
     @GET
-    @Operation(operationId = "explainResource",
-            summary = "Which module and runner a resource of this type, class and id would get in the environment, and why: every rule considered")
-    public ExplainService.ExplainView explain(@PathParam("org") String org, @PathParam("project") String project,
-                                              @PathParam("env") String env, @QueryParam("type") String type,
-                                              @QueryParam("class") String resourceClass, @QueryParam("id") String id) {
+    @Operation(
+            operationId = "explainResource",
+            summary =
+                    "Which module and runner a resource of this type, class and id would get in the environment, and why: every rule considered")
+    public ExplainService.ExplainView explain(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @QueryParam("type") String type,
+            @QueryParam("class") String resourceClass,
+            @QueryParam("id") String id) {
         return explainer.explain(access.require(org, Role.VIEWER), project, env, type, resourceClass, id);
     }
 }

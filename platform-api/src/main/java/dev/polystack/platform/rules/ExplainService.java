@@ -24,11 +24,11 @@ public class ExplainService {
     CatalogLoader catalogs;
 
     /** The module and runner explanation of one resource. */
-    public record ExplainView(ResourceIdentity resource, Explanation module, Explanation runner) {
-    }
+    public record ExplainView(ResourceIdentity resource, Explanation module, Explanation runner) {}
 
     @Transactional
-    public ExplainView explain(OrgScope scope, String project, String env, String type, String resourceClass, String id) {
+    public ExplainView explain(
+            OrgScope scope, String project, String env, String type, String resourceClass, String id) {
         if (type == null || type.isBlank()) {
             throw PlatformException.invalid("type", "is required: the resource type, e.g. postgres");
         }
@@ -38,11 +38,15 @@ public class ExplainService {
         EnvironmentRef environment = environments.reference(scope, project, env);
         Catalog catalog = catalogs.load(scope.orgId());
         if (!catalog.resourceTypes().containsKey(type)) {
-            throw PlatformException.unprocessable("type", "resource type `" + type + "` does not exist in this organization");
+            throw PlatformException.unprocessable(
+                    "type", "resource type `" + type + "` does not exist in this organization");
         }
-        ResourceIdentity resource = new ResourceIdentity(type,
-                resourceClass == null || resourceClass.isBlank() ? ResourceIdentity.DEFAULT_CLASS : resourceClass, id);
-        return new ExplainView(resource,
+        ResourceIdentity resource = new ResourceIdentity(
+                type,
+                resourceClass == null || resourceClass.isBlank() ? ResourceIdentity.DEFAULT_CLASS : resourceClass,
+                id);
+        return new ExplainView(
+                resource,
                 new ModuleMatcher(catalog.moduleRules(), environment.context()).explain(resource),
                 new RunnerMatcher(catalog.runnerRules(), environment.context()).explain(resource));
     }

@@ -14,6 +14,9 @@ public record CreateRunnerRuleRequest(
         @OptionalSlug String envTypeId,
         @OptionalSlug String envId,
         @OptionalSlug String resourceType,
-        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class") String resourceClass,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect) {
-}
+
+        @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase resource class")
+        String resourceClass,
+
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect) {}

@@ -42,8 +42,7 @@ public class Runner extends VersionedEntity {
     @Embedded
     private Management management = Management.none();
 
-    protected Runner() {
-    }
+    protected Runner() {}
 
     Runner(UUID orgId, String slug, Instant now) {
         super(now);

@@ -13,8 +13,7 @@ public final class RunnerKeys {
     private static final String BEGIN = "-----BEGIN PUBLIC KEY-----";
     private static final String END = "-----END PUBLIC KEY-----";
 
-    private RunnerKeys() {
-    }
+    private RunnerKeys() {}
 
     /**
      * Parses a PEM public key and checks that it is Ed25519.

@@ -15,10 +15,8 @@ class RunnerRepository implements PanacheRepositoryBase<Runner, UUID> {
     @Inject
     Autocommit autocommit;
 
-
     /** What checking a runner's token needs of its row. */
-    record Credentials(UUID id, String slug, String publicKey, int maxConcurrentJobs) {
-    }
+    record Credentials(UUID id, String slug, String publicKey, int maxConcurrentJobs) {}
 
     /**
      * The runner's credentials in one statement on an autocommit connection: every runner request (claim,
@@ -26,8 +24,11 @@ class RunnerRepository implements PanacheRepositoryBase<Runner, UUID> {
      * trips each time.
      */
     Optional<Credentials> credentials(UUID orgId, String slug) {
-        return autocommit.first("select id, public_key, max_concurrent_jobs from runner where org_id = ? and slug = ?",
-                row -> new Credentials(row.getObject(1, UUID.class), slug, row.getString(2), row.getInt(3)), orgId, slug);
+        return autocommit.first(
+                "select id, public_key, max_concurrent_jobs from runner where org_id = ? and slug = ?",
+                row -> new Credentials(row.getObject(1, UUID.class), slug, row.getString(2), row.getInt(3)),
+                orgId,
+                slug);
     }
 
     Optional<Runner> find(UUID orgId, String slug) {
@@ -35,6 +36,8 @@ class RunnerRepository implements PanacheRepositoryBase<Runner, UUID> {
     }
 
     List<Runner> page(UUID orgId, String after, int limit) {
-        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after).page(0, limit + 1).list();
+        return find("orgId = ?1 and slug > ?2 order by slug", orgId, after == null ? "" : after)
+                .page(0, limit + 1)
+                .list();
     }
 }

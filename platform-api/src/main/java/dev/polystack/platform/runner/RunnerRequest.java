@@ -16,9 +16,18 @@ import java.util.Map;
 public record RunnerRequest(
         @OptionalSlug String id,
         @Size(max = 1000) String description,
-        @NotBlank @Size(max = 2000) @Schema(description = "Ed25519 public key in PEM") String publicKey,
-        Map<@Pattern(regexp = "^[a-zA-Z0-9._/-]{1,63}$", message = "must be a label key") String,
-                @jakarta.validation.constraints.NotNull @Size(max = 200) String> labels,
-        @Min(1) @Max(1000) @Schema(description = "Jobs it may run at once; default 1") Integer maxConcurrentJobs,
-        @ManagedBy String managedBy, @JsonProperty("protected") Boolean protect, Long version) {
-}
+
+        @NotBlank @Size(max = 2000) @Schema(description = "Ed25519 public key in PEM")
+        String publicKey,
+
+        Map<
+                        @Pattern(regexp = "^[a-zA-Z0-9._/-]{1,63}$", message = "must be a label key") String,
+                        @jakarta.validation.constraints.NotNull @Size(max = 200) String>
+                labels,
+
+        @Min(1) @Max(1000) @Schema(description = "Jobs it may run at once; default 1")
+        Integer maxConcurrentJobs,
+
+        @ManagedBy String managedBy,
+        @JsonProperty("protected") Boolean protect,
+        Long version) {}

@@ -45,9 +45,11 @@ public class RunnerResource {
     }
 
     @POST
-    @Operation(operationId = "createRunner", summary = "Register a runner by its Ed25519 public key (platform engineers)")
-    public RestResponse<RunnerView> create(@PathParam("org") String org, @Valid @NotNull RunnerRequest request,
-                                           @Context UriInfo uriInfo) {
+    @Operation(
+            operationId = "createRunner",
+            summary = "Register a runner by its Ed25519 public key (platform engineers)")
+    public RestResponse<RunnerView> create(
+            @PathParam("org") String org, @Valid @NotNull RunnerRequest request, @Context UriInfo uriInfo) {
         RunnerView created = runners.create(access.require(org, Role.PLATFORM_ENGINEER), request);
         return Responses.created(uriInfo, created.id(), created.version(), created);
     }
@@ -62,10 +64,18 @@ public class RunnerResource {
 
     @PUT
     @Path("/{runner}")
-    @Operation(operationId = "updateRunner", summary = "Replace a runner's key, labels or capacity (platform engineers)")
-    public RestResponse<RunnerView> update(@PathParam("org") String org, @PathParam("runner") String runner,
-                                           @HeaderParam("If-Match") String ifMatch, @Valid @NotNull RunnerRequest request) {
-        RunnerView view = runners.update(access.require(org, Role.PLATFORM_ENGINEER), runner, request,
+    @Operation(
+            operationId = "updateRunner",
+            summary = "Replace a runner's key, labels or capacity (platform engineers)")
+    public RestResponse<RunnerView> update(
+            @PathParam("org") String org,
+            @PathParam("runner") String runner,
+            @HeaderParam("If-Match") String ifMatch,
+            @Valid @NotNull RunnerRequest request) {
+        RunnerView view = runners.update(
+                access.require(org, Role.PLATFORM_ENGINEER),
+                runner,
+                request,
                 Versions.expected(ifMatch, request.version()));
         return Responses.ok(view.version(), view);
     }

@@ -48,11 +48,18 @@ public class RunnerRule {
     @Embedded
     private Management management = Management.none();
 
-    protected RunnerRule() {
-    }
+    protected RunnerRule() {}
 
-    RunnerRule(UUID orgId, UUID runnerId, UUID projectId, UUID envTypeId, UUID envId, UUID resourceTypeId,
-               String resourceClass, UUID createdBy, Instant now) {
+    RunnerRule(
+            UUID orgId,
+            UUID runnerId,
+            UUID projectId,
+            UUID envTypeId,
+            UUID envId,
+            UUID resourceTypeId,
+            String resourceClass,
+            UUID createdBy,
+            Instant now) {
         this.id = UUID.randomUUID();
         this.orgId = orgId;
         this.runnerId = runnerId;

@@ -25,17 +25,29 @@ class RunnerRuleRepository implements PanacheRepositoryBase<RunnerRule, UUID> {
             id = UUID.fromString(key[1]);
         }
         String runnerFilter = runnerId == null ? "" : " and runnerId = ?4";
-        return find("orgId = ?1 and (createdAt > ?2 or (createdAt = ?2 and id > ?3))" + runnerFilter + " order by createdAt, id",
-                runnerId == null ? new Object[]{orgId, createdAt, id} : new Object[]{orgId, createdAt, id, runnerId})
-                .page(0, limit + 1).list();
+        return find(
+                        "orgId = ?1 and (createdAt > ?2 or (createdAt = ?2 and id > ?3))" + runnerFilter
+                                + " order by createdAt, id",
+                        runnerId == null
+                                ? new Object[] {orgId, createdAt, id}
+                                : new Object[] {orgId, createdAt, id, runnerId})
+                .page(0, limit + 1)
+                .list();
     }
 
-    Optional<RunnerRule> sameCriteria(UUID orgId, UUID projectId, UUID envTypeId, UUID envId, UUID resourceTypeId,
-                                      String resourceClass) {
-        return find("orgId = ?1 and projectId is not distinct from ?2 and envTypeId is not distinct from ?3"
-                        + " and envId is not distinct from ?4 and resourceTypeId is not distinct from ?5"
-                        + " and resourceClass is not distinct from ?6",
-                orgId, projectId, envTypeId, envId, resourceTypeId, resourceClass).firstResultOptional();
+    Optional<RunnerRule> sameCriteria(
+            UUID orgId, UUID projectId, UUID envTypeId, UUID envId, UUID resourceTypeId, String resourceClass) {
+        return find(
+                        "orgId = ?1 and projectId is not distinct from ?2 and envTypeId is not distinct from ?3"
+                                + " and envId is not distinct from ?4 and resourceTypeId is not distinct from ?5"
+                                + " and resourceClass is not distinct from ?6",
+                        orgId,
+                        projectId,
+                        envTypeId,
+                        envId,
+                        resourceTypeId,
+                        resourceClass)
+                .firstResultOptional();
     }
 
     static String sortKey(RunnerRule rule) {

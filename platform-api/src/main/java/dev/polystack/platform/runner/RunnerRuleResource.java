@@ -41,18 +41,21 @@ public class RunnerRuleResource {
 
     @GET
     @Operation(operationId = "listRunnerRules", summary = "List runner rules, optionally of one runner")
-    public Page<RunnerRuleView> list(@PathParam("org") String org, @QueryParam("runner_id") String runnerId,
-                                     @BeanParam PageRequest page) {
+    public Page<RunnerRuleView> list(
+            @PathParam("org") String org, @QueryParam("runner_id") String runnerId, @BeanParam PageRequest page) {
         return rules.list(access.require(org, Role.VIEWER), runnerId, page);
     }
 
     @POST
     @Operation(operationId = "createRunnerRule", summary = "Create a runner rule (platform engineers)")
-    public RestResponse<RunnerRuleView> create(@PathParam("org") String org, @Valid @NotNull CreateRunnerRuleRequest request,
-                                               @Context UriInfo uriInfo) {
+    public RestResponse<RunnerRuleView> create(
+            @PathParam("org") String org, @Valid @NotNull CreateRunnerRuleRequest request, @Context UriInfo uriInfo) {
         RunnerRuleView created = rules.create(access.require(org, Role.PLATFORM_ENGINEER), request);
-        return RestResponse.ResponseBuilder.<RunnerRuleView>created(
-                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+        return RestResponse.ResponseBuilder.<RunnerRuleView>created(uriInfo.getAbsolutePathBuilder()
+                        .path(created.id().toString())
+                        .build())
+                .entity(created)
+                .build();
     }
 
     @GET
@@ -64,10 +67,14 @@ public class RunnerRuleResource {
 
     @PATCH
     @Path("/{rule_id}")
-    @Operation(operationId = "manageRunnerRule", summary = "Change who manages a runner rule and whether it is protected (platform engineers);"
-            + " its criteria never change")
-    public RunnerRuleView manage(@PathParam("org") String org, @PathParam("rule_id") UUID ruleId,
-                               @Valid @NotNull ManagementRequest request) {
+    @Operation(
+            operationId = "manageRunnerRule",
+            summary = "Change who manages a runner rule and whether it is protected (platform engineers);"
+                    + " its criteria never change")
+    public RunnerRuleView manage(
+            @PathParam("org") String org,
+            @PathParam("rule_id") UUID ruleId,
+            @Valid @NotNull ManagementRequest request) {
         return rules.manage(access.require(org, Role.PLATFORM_ENGINEER), ruleId, request);
     }
 

@@ -37,18 +37,38 @@ public class RunnerRuleService {
     @Transactional
     public RunnerRuleView create(OrgScope scope, CreateRunnerRuleRequest request) {
         UUID runnerId = runners.findId(scope.orgId(), request.runnerId())
-                .orElseThrow(() -> PlatformException.unprocessable("/runner_id", "runner `" + request.runnerId() + "` does not exist"));
-        EnvironmentService.TargetIds target = environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
-        UUID resourceTypeId = request.resourceType() == null ? null : resourceTypes.findId(scope.orgId(), request.resourceType())
-                .orElseThrow(() -> PlatformException.unprocessable("/resource_type",
-                        "resource type `" + request.resourceType() + "` does not exist"));
-        rules.sameCriteria(scope.orgId(), target.projectId(), target.envTypeId(), target.envId(), resourceTypeId,
-                request.resourceClass()).ifPresent(existing -> {
-            throw PlatformException.conflict("runner rule " + existing.id() + " (runner `" + runners.slugOf(existing.runnerId())
-                    + "`) has the same criteria; two such rules would always tie. Delete it first");
-        });
-        RunnerRule rule = new RunnerRule(scope.orgId(), runnerId, target.projectId(), target.envTypeId(), target.envId(),
-                resourceTypeId, request.resourceClass(), scope.caller().principalId(), clock.instant());
+                .orElseThrow(() -> PlatformException.unprocessable(
+                        "/runner_id", "runner `" + request.runnerId() + "` does not exist"));
+        EnvironmentService.TargetIds target =
+                environments.resolveTarget(scope, request.projectId(), request.envTypeId(), request.envId());
+        UUID resourceTypeId = request.resourceType() == null
+                ? null
+                : resourceTypes
+                        .findId(scope.orgId(), request.resourceType())
+                        .orElseThrow(() -> PlatformException.unprocessable(
+                                "/resource_type", "resource type `" + request.resourceType() + "` does not exist"));
+        rules.sameCriteria(
+                        scope.orgId(),
+                        target.projectId(),
+                        target.envTypeId(),
+                        target.envId(),
+                        resourceTypeId,
+                        request.resourceClass())
+                .ifPresent(existing -> {
+                    throw PlatformException.conflict(
+                            "runner rule " + existing.id() + " (runner `" + runners.slugOf(existing.runnerId())
+                                    + "`) has the same criteria; two such rules would always tie. Delete it first");
+                });
+        RunnerRule rule = new RunnerRule(
+                scope.orgId(),
+                runnerId,
+                target.projectId(),
+                target.envTypeId(),
+                target.envId(),
+                resourceTypeId,
+                request.resourceClass(),
+                scope.caller().principalId(),
+                clock.instant());
         rule.manage(Management.of(request.managedBy(), request.protect()));
         rules.persist(rule);
         return view(rule);
@@ -57,10 +77,16 @@ public class RunnerRuleService {
     @Transactional
     public Page<RunnerRuleView> list(OrgScope scope, String runner, PageRequest page) {
         int limit = page.limit();
-        UUID runnerId = runner == null ? null : runners.findId(scope.orgId(), runner)
-                .orElseThrow(() -> PlatformException.notFound("runner `" + runner + "`"));
+        UUID runnerId = runner == null
+                ? null
+                : runners.findId(scope.orgId(), runner)
+                        .orElseThrow(() -> PlatformException.notFound("runner `" + runner + "`"));
         try {
-            return Page.of(rules.page(scope.orgId(), runnerId, page.after(), limit), limit, RunnerRuleRepository::sortKey, this::view);
+            return Page.of(
+                    rules.page(scope.orgId(), runnerId, page.after(), limit),
+                    limit,
+                    RunnerRuleRepository::sortKey,
+                    this::view);
         } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
@@ -88,13 +114,20 @@ public class RunnerRuleService {
 
     /** The organization's runner rules, as the rules engine needs them. */
     public java.util.List<dev.polystack.rules.matching.RunnerRule> engineRules(UUID orgId) {
-        return rules.list("orgId", orgId).stream().map(rule -> {
-            EnvironmentService.TargetNames target = environments.namesOf(
-                    new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-            return new dev.polystack.rules.matching.RunnerRule(rule.id().toString(), runners.slugOf(rule.runnerId()),
-                    target.projectId(), target.envTypeId(), target.envId(),
-                    rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()), rule.resourceClass());
-        }).toList();
+        return rules.list("orgId", orgId).stream()
+                .map(rule -> {
+                    EnvironmentService.TargetNames target = environments.namesOf(
+                            new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
+                    return new dev.polystack.rules.matching.RunnerRule(
+                            rule.id().toString(),
+                            runners.slugOf(rule.runnerId()),
+                            target.projectId(),
+                            target.envTypeId(),
+                            target.envId(),
+                            rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()),
+                            rule.resourceClass());
+                })
+                .toList();
     }
 
     private RunnerRule require(OrgScope scope, UUID id) {
@@ -104,9 +137,16 @@ public class RunnerRuleService {
     private RunnerRuleView view(RunnerRule rule) {
         EnvironmentService.TargetNames target = environments.namesOf(
                 new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-        return new RunnerRuleView(rule.id(), runners.slugOf(rule.runnerId()), target.projectId(), target.envTypeId(),
-                target.envId(), rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()),
-                rule.resourceClass(), rule.management().managedBy(), rule.management().isProtected(),
+        return new RunnerRuleView(
+                rule.id(),
+                runners.slugOf(rule.runnerId()),
+                target.projectId(),
+                target.envTypeId(),
+                target.envId(),
+                rule.resourceTypeId() == null ? null : resourceTypes.slugOf(rule.resourceTypeId()),
+                rule.resourceClass(),
+                rule.management().managedBy(),
+                rule.management().isProtected(),
                 rule.createdAt());
     }
 }

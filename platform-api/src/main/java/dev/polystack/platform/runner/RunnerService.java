@@ -62,7 +62,10 @@ public class RunnerService {
         if (runners.find(scope.orgId(), request.id()).isPresent()) {
             throw PlatformException.conflict("runner `" + request.id() + "` already exists");
         }
-        quotas.requireRoom(scope.orgId(), Quota.RUNNERS, "in organization `" + scope.orgSlug() + "`",
+        quotas.requireRoom(
+                scope.orgId(),
+                Quota.RUNNERS,
+                "in organization `" + scope.orgSlug() + "`",
                 () -> quotas.used(scope.orgId(), Quota.RUNNERS));
         Runner runner = new Runner(scope.orgId(), request.id(), clock.instant());
         define(runner, request, pem);
@@ -107,11 +110,15 @@ public class RunnerService {
     public void lockAndTouch(UUID runnerId) {
         // one statement: the update locks the row whether or not the contact is written
         Instant now = clock.instant();
-        runners.getEntityManager().createNativeQuery("""
+        runners.getEntityManager()
+                .createNativeQuery("""
                         update runner set last_seen_at = case when last_seen_at is null or last_seen_at < ?3 then ?2
                         else last_seen_at end where id = ?1""")
-                .setParameter(1, runnerId).setParameter(2, now).setParameter(3, now.minus(seenResolution()))
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").executeUpdate();
+                .setParameter(1, runnerId)
+                .setParameter(2, now)
+                .setParameter(3, now.minus(seenResolution()))
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .executeUpdate();
     }
 
     /**
@@ -120,10 +127,14 @@ public class RunnerService {
      */
     public void touch(UUID runnerId) {
         Instant now = clock.instant();
-        runners.getEntityManager().createNativeQuery(
+        runners.getEntityManager()
+                .createNativeQuery(
                         "update runner set last_seen_at = ?2 where id = ?1 and (last_seen_at is null or last_seen_at < ?3)")
-                .setParameter(1, runnerId).setParameter(2, now).setParameter(3, now.minus(seenResolution()))
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").executeUpdate();
+                .setParameter(1, runnerId)
+                .setParameter(2, now)
+                .setParameter(3, now.minus(seenResolution()))
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .executeUpdate();
     }
 
     /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */
@@ -142,8 +153,12 @@ public class RunnerService {
 
     private void define(Runner runner, RunnerRequest request, String pem) {
         Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
-        runner.define(request.description(), pem, json.valueToTree(labels),
-                request.maxConcurrentJobs() == null ? 1 : request.maxConcurrentJobs(), clock.instant());
+        runner.define(
+                request.description(),
+                pem,
+                json.valueToTree(labels),
+                request.maxConcurrentJobs() == null ? 1 : request.maxConcurrentJobs(),
+                clock.instant());
     }
 
     private static String canonicalKey(String pem) {
@@ -158,23 +173,37 @@ public class RunnerService {
         Instant now = clock.instant();
         List<RunnerWorkload.CurrentJob> current = busy.current(runner.id());
         String status = status(runner, current.isEmpty(), now);
-        Map<String, String> labels = json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {
-        });
-        return new RunnerView(runner.slug(), runner.description(), runner.publicKey(), labels, runner.maxConcurrentJobs(),
-                runner.lastSeenAt(), status, current, runner.management().managedBy(), runner.management().isProtected(),
-                runner.createdAt(), runner.updatedAt(), runner.version());
+        Map<String, String> labels =
+                json.convertValue(runner.labels(), new TypeReference<TreeMap<String, String>>() {});
+        return new RunnerView(
+                runner.slug(),
+                runner.description(),
+                runner.publicKey(),
+                labels,
+                runner.maxConcurrentJobs(),
+                runner.lastSeenAt(),
+                status,
+                current,
+                runner.management().managedBy(),
+                runner.management().isProtected(),
+                runner.createdAt(),
+                runner.updatedAt(),
+                runner.version());
     }
 
     /** offline (not heard from for two heartbeat intervals), idle or busy. */
     private String status(Runner runner, boolean idle, Instant now) {
-        return runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(heartbeatInterval.multipliedBy(2))) ? "offline"
+        return runner.lastSeenAt() == null || runner.lastSeenAt().isBefore(now.minus(heartbeatInterval.multipliedBy(2)))
+                ? "offline"
                 : idle ? "idle" : "busy";
     }
 
     /** A runner's status, for diagnostics. */
     public String statusOf(UUID runnerId) {
         Runner runner = runners.findById(runnerId);
-        return runner == null ? "deleted" : status(runner, busy.current(runnerId).isEmpty(), clock.instant());
+        return runner == null
+                ? "deleted"
+                : status(runner, busy.current(runnerId).isEmpty(), clock.instant());
     }
 
     private Runner require(OrgScope scope, String id) {

@@ -34,7 +34,10 @@ public class RunnerTokens {
     static final int ALLOWED_SKEW_SECONDS = 60;
 
     private static final JwtConsumer UNVERIFIED = new JwtConsumerBuilder()
-            .setSkipAllValidators().setDisableRequireSignature().setSkipSignatureVerification().build();
+            .setSkipAllValidators()
+            .setDisableRequireSignature()
+            .setSkipSignatureVerification()
+            .build();
 
     @ConfigProperty(name = "polystack.runner.audience", defaultValue = "polystack")
     String audience;
@@ -54,8 +57,7 @@ public class RunnerTokens {
      * heartbeat and log batch cost about a tenth of the control plane's CPU under load. The runner is
      * still read on every request: a deleted runner or a replaced key ends its tokens at once.
      */
-    private record Verified(UUID orgId, String orgSlug, String subject, String publicKey, long expiresAt) {
-    }
+    private record Verified(UUID orgId, String orgSlug, String subject, String publicKey, long expiresAt) {}
 
     private static final int MAX_VERIFIED = 20_000;
     private final Map<String, Verified> verified = new ConcurrentHashMap<>();
@@ -67,7 +69,11 @@ public class RunnerTokens {
             if (known.expiresAt() > clock.instant().getEpochSecond()) {
                 Optional<RunnerRepository.Credentials> runner = runners.credentials(known.orgId(), known.subject());
                 if (runner.isPresent() && runner.get().publicKey().equals(known.publicKey())) {
-                    return Optional.of(new RunnerCaller(known.orgId(), known.orgSlug(), runner.get().id(), runner.get().slug(),
+                    return Optional.of(new RunnerCaller(
+                            known.orgId(),
+                            known.orgSlug(),
+                            runner.get().id(),
+                            runner.get().slug(),
                             runner.get().maxConcurrentJobs()));
                 }
             }
@@ -103,14 +109,27 @@ public class RunnerTokens {
                     .build();
             verifier.processContext(context);
             if (claims.getIssuedAt().getValue() > now + ALLOWED_SKEW_SECONDS
-                    || claims.getExpirationTime().getValue() - claims.getIssuedAt().getValue() > MAX_LIFETIME_SECONDS) {
+                    || claims.getExpirationTime().getValue()
+                                    - claims.getIssuedAt().getValue()
+                            > MAX_LIFETIME_SECONDS) {
                 return Optional.empty();
             }
             if (verified.size() >= MAX_VERIFIED) {
                 verified.clear();
             }
-            verified.put(jwt, new Verified(orgId.get(), org, subject, runner.get().publicKey(), claims.getExpirationTime().getValue()));
-            return Optional.of(new RunnerCaller(orgId.get(), org, runner.get().id(), runner.get().slug(),
+            verified.put(
+                    jwt,
+                    new Verified(
+                            orgId.get(),
+                            org,
+                            subject,
+                            runner.get().publicKey(),
+                            claims.getExpirationTime().getValue()));
+            return Optional.of(new RunnerCaller(
+                    orgId.get(),
+                    org,
+                    runner.get().id(),
+                    runner.get().slug(),
                     runner.get().maxConcurrentJobs()));
         } catch (InvalidJwtException | MalformedClaimException | IllegalArgumentException e) {
             LOG.debugf("Rejected a runner token: %s", e.getMessage());

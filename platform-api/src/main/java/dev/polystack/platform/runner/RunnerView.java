@@ -12,10 +12,20 @@ import java.util.Map;
  *
  * @param currentJobs the jobs it is running now
  */
-public record RunnerView(String id, String description, String publicKey, Map<String, String> labels,
-                         int maxConcurrentJobs, Instant lastSeenAt,
-                         @Schema(description = "offline: not heard from for two heartbeat intervals; idle; busy: running jobs") String status,
-                         List<RunnerWorkload.CurrentJob> currentJobs,
-                         String managedBy,
-                         @JsonProperty("protected") boolean protect, Instant createdAt, Instant updatedAt, long version) {
-}
+public record RunnerView(
+        String id,
+        String description,
+        String publicKey,
+        Map<String, String> labels,
+        int maxConcurrentJobs,
+        Instant lastSeenAt,
+
+        @Schema(description = "offline: not heard from for two heartbeat intervals; idle; busy: running jobs")
+        String status,
+
+        List<RunnerWorkload.CurrentJob> currentJobs,
+        String managedBy,
+        @JsonProperty("protected") boolean protect,
+        Instant createdAt,
+        Instant updatedAt,
+        long version) {}

@@ -21,13 +21,19 @@ public class RunnerWorkload {
      *
      * @param resource {@code type/class/id}
      */
-    public record CurrentJob(UUID jobId, UUID deploymentId, String project, String env, String resource, int attempt,
-                             Instant claimedAt) {
-    }
+    public record CurrentJob(
+            UUID jobId,
+            UUID deploymentId,
+            String project,
+            String env,
+            String resource,
+            int attempt,
+            Instant claimedAt) {}
 
     public List<CurrentJob> current(UUID runnerId) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery("""
+        List<Object[]> rows =
+                entityManager.createNativeQuery("""
                         select j.id, j.deployment_id, p.slug, e.slug, n.res_type || '/' || n.res_class || '/' || n.res_id, j.attempt,
                                j.claimed_at
                         from job j
@@ -36,10 +42,17 @@ public class RunnerWorkload {
                         join environment e on e.id = d.environment_id
                         join project p on p.id = e.project_id
                         where j.runner_id = ?1 and j.status = 'running'
-                        order by j.claimed_at""")
-                .setParameter(1, runnerId).getResultList();
-        return rows.stream().map(row -> new CurrentJob((UUID) row[0], (UUID) row[1], (String) row[2], (String) row[3], (String) row[4],
-                ((Number) row[5]).intValue(), instant(row[6]))).toList();
+                        order by j.claimed_at""").setParameter(1, runnerId).getResultList();
+        return rows.stream()
+                .map(row -> new CurrentJob(
+                        (UUID) row[0],
+                        (UUID) row[1],
+                        (String) row[2],
+                        (String) row[3],
+                        (String) row[4],
+                        ((Number) row[5]).intValue(),
+                        instant(row[6])))
+                .toList();
     }
 
     private static Instant instant(Object value) {

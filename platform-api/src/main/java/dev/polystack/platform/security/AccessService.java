@@ -40,8 +40,10 @@ public class AccessService {
                     .orElseThrow(() -> PlatformException.notFound("organization `" + orgSlug + "`"));
         }
         if (!role.includes(needed)) {
-            throw new PlatformException(ProblemType.FORBIDDEN, "this needs the role `" + needed.wireName()
-                    + "` or higher in organization `" + orgSlug + "`; you are `" + role.wireName() + "`");
+            throw new PlatformException(
+                    ProblemType.FORBIDDEN,
+                    "this needs the role `" + needed.wireName() + "` or higher in organization `" + orgSlug
+                            + "`; you are `" + role.wireName() + "`");
         }
         return new OrgScope(orgId.get(), orgSlug, caller, role);
     }

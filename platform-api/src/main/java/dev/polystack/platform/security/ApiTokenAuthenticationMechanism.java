@@ -20,7 +20,9 @@ public class ApiTokenAuthenticationMechanism implements HttpAuthenticationMechan
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
         String token = bearerToken(context);
-        if (token == null || !token.startsWith(PREFIX) || context.request().path().startsWith("/api/runner/")) {
+        if (token == null
+                || !token.startsWith(PREFIX)
+                || context.request().path().startsWith("/api/runner/")) {
             return Uni.createFrom().optional(java.util.Optional.empty());
         }
         return identityProviderManager.authenticate(new ApiTokenAuthenticationRequest(token));

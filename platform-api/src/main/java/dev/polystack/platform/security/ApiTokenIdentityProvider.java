@@ -24,7 +24,8 @@ public class ApiTokenIdentityProvider implements IdentityProvider<ApiTokenAuthen
     }
 
     @Override
-    public Uni<SecurityIdentity> authenticate(ApiTokenAuthenticationRequest request, AuthenticationRequestContext context) {
+    public Uni<SecurityIdentity> authenticate(
+            ApiTokenAuthenticationRequest request, AuthenticationRequestContext context) {
         return context.runBlocking(() -> tokens.authenticate(request.token())
                 .map(ApiTokenIdentityProvider::identity)
                 .orElseThrow(() -> new AuthenticationFailedException("invalid token")));

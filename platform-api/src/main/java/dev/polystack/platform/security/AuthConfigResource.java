@@ -29,18 +29,22 @@ public class AuthConfigResource {
          * @param clientId    the console's public client (authorization code with PKCE)
          * @param cliClientId the CLI's public client (device authorization grant)
          */
-        public record Oidc(String issuer, String clientId, String scopes, String cliClientId) {
-        }
+        public record Oidc(String issuer, String clientId, String scopes, String cliClientId) {}
     }
 
     @GET
-    @Operation(operationId = "getAuthConfig", summary = "How to sign in: API tokens, and OIDC (PKCE for the console, device authorization for the CLI) when configured")
+    @Operation(
+            operationId = "getAuthConfig",
+            summary =
+                    "How to sign in: API tokens, and OIDC (PKCE for the console, device authorization for the CLI) when configured")
     public AuthConfig get() {
         PolystackConfig.Oidc oidc = config.oidc();
         if (!oidc.enabled() || oidc.issuer().isEmpty()) {
             return new AuthConfig(true, null);
         }
-        return new AuthConfig(true, new AuthConfig.Oidc(oidc.issuer().get(), oidc.consoleClientId(), "openid profile email",
-                oidc.cliClientId()));
+        return new AuthConfig(
+                true,
+                new AuthConfig.Oidc(
+                        oidc.issuer().get(), oidc.consoleClientId(), "openid profile email", oidc.cliClientId()));
     }
 }

@@ -35,8 +35,10 @@ public class AuthThrottle {
 
     private static final long WINDOW_MILLIS = 60_000;
     private static final int MAX_TRACKED = 100_000;
-    private static final String ADDRESS = "too many failed authentications from this address; retry later with a valid credential";
-    private static final String CREDENTIAL = "too many failed authentications with this credential; it is not accepted, retry later";
+    private static final String ADDRESS =
+            "too many failed authentications from this address; retry later with a valid credential";
+    private static final String CREDENTIAL =
+            "too many failed authentications with this credential; it is not accepted, retry later";
 
     private final Map<String, Window> addresses = new ConcurrentHashMap<>();
     private final Map<String, Window> credentials = new ConcurrentHashMap<>();
@@ -88,12 +90,25 @@ public class AuthThrottle {
             return;
         }
         ProblemType type = ProblemType.TOO_MANY_REQUESTS;
-        context.response().setStatusCode(type.status())
+        context.response()
+                .setStatusCode(type.status())
                 .putHeader("Content-Type", ProblemDetail.MEDIA_TYPE)
                 .putHeader("Retry-After", Long.toString(throttled.retryAfterSeconds(now)))
-                .end(Json.encode(Map.of("type", type.uri().toString(), "title", type.title(), "status", type.status(),
-                        "detail", throttled.reason(), "instance", request.path(), "request_id", Problems.requestId(request),
-                        "errors", List.of())));
+                .end(Json.encode(Map.of(
+                        "type",
+                        type.uri().toString(),
+                        "title",
+                        type.title(),
+                        "status",
+                        type.status(),
+                        "detail",
+                        throttled.reason(),
+                        "instance",
+                        request.path(),
+                        "request_id",
+                        Problems.requestId(request),
+                        "errors",
+                        List.of())));
     }
 
     /**
@@ -116,7 +131,8 @@ public class AuthThrottle {
 
     private Window count(Map<String, Window> windows, String key, long now) {
         if (windows.size() > MAX_TRACKED) {
-            windows.entrySet().removeIf(e -> now - e.getValue().start > WINDOW_MILLIS && e.getValue().blockedUntil < now);
+            windows.entrySet()
+                    .removeIf(e -> now - e.getValue().start > WINDOW_MILLIS && e.getValue().blockedUntil < now);
         }
         Window window = windows.computeIfAbsent(key, k -> new Window());
         synchronized (window) {
@@ -138,7 +154,9 @@ public class AuthThrottle {
     /** A credential is tracked by its SHA-256, never as sent. */
     private static String key(String credential) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(credential.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256").digest(credential.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -146,6 +164,8 @@ public class AuthThrottle {
 
     /** The client's address: Vert.x gives the forwarded one when the request came through a trusted proxy. */
     private static String client(HttpServerRequest request) {
-        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+        return request.remoteAddress() == null
+                ? "unknown"
+                : request.remoteAddress().hostAddress();
     }
 }

@@ -26,17 +26,29 @@ public class OidcCallerAugmentor implements SecurityIdentityAugmentor {
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        if (identity.isAnonymous() || identity.getAttribute(Caller.ATTRIBUTE) != null
+        if (identity.isAnonymous()
+                || identity.getAttribute(Caller.ATTRIBUTE) != null
                 || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             return Uni.createFrom().item(identity);
         }
         return context.runBlocking(() -> {
             Object groupsClaim = token.getClaim(config.oidc().groupsClaim());
             Collection<String> groups = groupsClaim instanceof Collection<?> values
-                    ? values.stream().map(v -> String.valueOf(v).replace("\"", "")).toList() : List.of();
-            Caller caller = signIn.signIn(new OidcSignIn.Claims(token.getIssuer(), token.getSubject(),
-                    token.getClaim("preferred_username"), token.getClaim("email"), token.getClaim("name"), groups));
-            return QuarkusSecurityIdentity.builder(identity).addAttribute(Caller.ATTRIBUTE, caller).addRole("user").build();
+                    ? values.stream()
+                            .map(v -> String.valueOf(v).replace("\"", ""))
+                            .toList()
+                    : List.of();
+            Caller caller = signIn.signIn(new OidcSignIn.Claims(
+                    token.getIssuer(),
+                    token.getSubject(),
+                    token.getClaim("preferred_username"),
+                    token.getClaim("email"),
+                    token.getClaim("name"),
+                    groups));
+            return QuarkusSecurityIdentity.builder(identity)
+                    .addAttribute(Caller.ATTRIBUTE, caller)
+                    .addRole("user")
+                    .build();
         });
     }
 }

@@ -36,8 +36,8 @@ public enum Role {
                 return role;
             }
         }
-        throw new IllegalArgumentException("must be one of " + Arrays.stream(values()).map(Role::wireName)
-                .collect(Collectors.joining(", ")));
+        throw new IllegalArgumentException(
+                "must be one of " + Arrays.stream(values()).map(Role::wireName).collect(Collectors.joining(", ")));
     }
 
     /** Stores the wire name, the same text the CHECK constraint allows. */

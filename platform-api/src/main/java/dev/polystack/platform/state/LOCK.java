@@ -11,5 +11,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @HttpMethod("LOCK")
-public @interface LOCK {
-}
+public @interface LOCK {}

@@ -46,20 +46,31 @@ public class StateBackendResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(operationId = "getState", summary = "Read the resource's current state (204 when there is none)")
-    public Response get(@PathParam("environment_id") UUID environmentId, @PathParam("type") String type,
-                        @PathParam("class") String resourceClass, @PathParam("resource_id") String resourceId,
-                        @HeaderParam("Authorization") String authorization) {
+    public Response get(
+            @PathParam("environment_id") UUID environmentId,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId,
+            @HeaderParam("Authorization") String authorization) {
         String key = key(type, resourceClass, resourceId);
         access(authorization, environmentId, key);
-        return states.read(environmentId, key).map(state -> Response.ok(state, MediaType.APPLICATION_JSON).build())
+        return states.read(environmentId, key)
+                .map(state -> Response.ok(state, MediaType.APPLICATION_JSON).build())
                 .orElseGet(() -> Response.noContent().build());
     }
 
     @POST
-    @Operation(operationId = "putState", summary = "Write a new state version (only the lock holder, while its lease lives)")
-    public Response post(@PathParam("environment_id") UUID environmentId, @PathParam("type") String type,
-                         @PathParam("class") String resourceClass, @PathParam("resource_id") String resourceId,
-                         @HeaderParam("Authorization") String authorization, @QueryParam("ID") String lockId, byte[] body) {
+    @Operation(
+            operationId = "putState",
+            summary = "Write a new state version (only the lock holder, while its lease lives)")
+    public Response post(
+            @PathParam("environment_id") UUID environmentId,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId,
+            @HeaderParam("Authorization") String authorization,
+            @QueryParam("ID") String lockId,
+            byte[] body) {
         String key = key(type, resourceClass, resourceId);
         StateAccess access = access(authorization, environmentId, key);
         states.write(access, key, lockId, body == null ? new byte[0] : body);
@@ -68,26 +79,46 @@ public class StateBackendResource {
 
     @LOCK
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(operationId = "lockState", summary = "Lock the state; 423 with the holder's lock info when someone else holds it")
-    public Response lock(@PathParam("environment_id") UUID environmentId, @PathParam("type") String type,
-                         @PathParam("class") String resourceClass, @PathParam("resource_id") String resourceId,
-                         @HeaderParam("Authorization") String authorization, byte[] body) {
+    @Operation(
+            operationId = "lockState",
+            summary = "Lock the state; 423 with the holder's lock info when someone else holds it")
+    public Response lock(
+            @PathParam("environment_id") UUID environmentId,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId,
+            @HeaderParam("Authorization") String authorization,
+            byte[] body) {
         String key = key(type, resourceClass, resourceId);
         StateService.LockResult result = states.lock(access(authorization, environmentId, key), key, lockInfo(body));
-        return result.granted() ? Response.ok().build()
-                : Response.status(423).type(MediaType.APPLICATION_JSON).entity(result.holder()).build();
+        return result.granted()
+                ? Response.ok().build()
+                : Response.status(423)
+                        .type(MediaType.APPLICATION_JSON)
+                        .entity(result.holder())
+                        .build();
     }
 
     @UNLOCK
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(operationId = "unlockState", summary = "Unlock the state; 409 with the holder's lock info when the ID does not match")
-    public Response unlock(@PathParam("environment_id") UUID environmentId, @PathParam("type") String type,
-                           @PathParam("class") String resourceClass, @PathParam("resource_id") String resourceId,
-                           @HeaderParam("Authorization") String authorization, byte[] body) {
+    @Operation(
+            operationId = "unlockState",
+            summary = "Unlock the state; 409 with the holder's lock info when the ID does not match")
+    public Response unlock(
+            @PathParam("environment_id") UUID environmentId,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId,
+            @HeaderParam("Authorization") String authorization,
+            byte[] body) {
         String key = key(type, resourceClass, resourceId);
         StateService.LockResult result = states.unlock(access(authorization, environmentId, key), key, lockInfo(body));
-        return result.granted() ? Response.ok().build()
-                : Response.status(409).type(MediaType.APPLICATION_JSON).entity(result.holder()).build();
+        return result.granted()
+                ? Response.ok().build()
+                : Response.status(409)
+                        .type(MediaType.APPLICATION_JSON)
+                        .entity(result.holder())
+                        .build();
     }
 
     static String key(String type, String resourceClass, String resourceId) {
@@ -98,12 +129,17 @@ public class StateBackendResource {
     private StateAccess access(String authorization, UUID environmentId, String key) {
         Optional<StateAccess> access = basic(authorization).flatMap(c -> credentials.access(c[0], c[1]));
         if (access.isEmpty() || !access.get().leaseLive()) {
-            throw new PlatformException(ProblemType.UNAUTHENTICATED, access.isPresent()
-                    ? "the job's lease has expired; its credentials no longer work"
-                    : "send the job's state credentials with HTTP Basic authentication");
+            throw new PlatformException(
+                    ProblemType.UNAUTHENTICATED,
+                    access.isPresent()
+                            ? "the job's lease has expired; its credentials no longer work"
+                            : "send the job's state credentials with HTTP Basic authentication");
         }
-        if (!access.get().environmentId().equals(environmentId) || !access.get().resource().toString().equals(key)) {
-            throw new PlatformException(ProblemType.FORBIDDEN, "this job may only use the state of " + access.get().resource());
+        if (!access.get().environmentId().equals(environmentId)
+                || !access.get().resource().toString().equals(key)) {
+            throw new PlatformException(
+                    ProblemType.FORBIDDEN,
+                    "this job may only use the state of " + access.get().resource());
         }
         return access.get();
     }
@@ -113,9 +149,12 @@ public class StateBackendResource {
             return Optional.empty();
         }
         try {
-            String decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
+            String decoded = new String(
+                    Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
-            return colon < 0 ? Optional.empty() : Optional.of(new String[]{decoded.substring(0, colon), decoded.substring(colon + 1)});
+            return colon < 0
+                    ? Optional.empty()
+                    : Optional.of(new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)});
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

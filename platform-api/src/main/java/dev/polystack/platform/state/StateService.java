@@ -42,8 +42,7 @@ public class StateService {
     Clock clock;
 
     /** The outcome of LOCK and UNLOCK: done, or refused with the holder's lock info. */
-    public record LockResult(boolean granted, JsonNode holder) {
-    }
+    public record LockResult(boolean granted, JsonNode holder) {}
 
     /** The latest state of a resource, opened; empty when it has none yet. */
     @Transactional
@@ -57,8 +56,11 @@ public class StateService {
         UUID environmentId = access.environmentId();
         lockRow(environmentId, resourceKey);
         Optional<Object[]> lock = currentLock(environmentId, resourceKey);
-        if (lock.isEmpty() || !access.jobId().equals(lock.get()[1]) || (lockId != null && !lockId.equals(lock.get()[0]))) {
-            throw new PlatformException(ProblemType.CONFLICT, "the state of " + resourceKey + " is not locked by this job; lock it first");
+        if (lock.isEmpty()
+                || !access.jobId().equals(lock.get()[1])
+                || (lockId != null && !lockId.equals(lock.get()[0]))) {
+            throw new PlatformException(
+                    ProblemType.CONFLICT, "the state of " + resourceKey + " is not locked by this job; lock it first");
         }
         JsonNode state;
         try {
@@ -70,7 +72,9 @@ public class StateService {
             throw PlatformException.invalid("/", "the state is not a JSON object");
         }
         // both are what makes a stale or foreign write detectable: a state without them is refused
-        if (!state.path("serial").canConvertToLong() || !state.path("serial").isIntegralNumber() || state.get("serial").asLong() < 0) {
+        if (!state.path("serial").canConvertToLong()
+                || !state.path("serial").isIntegralNumber()
+                || state.get("serial").asLong() < 0) {
             throw PlatformException.invalid("/serial", "a state must carry its serial, a whole number of 0 or more");
         }
         if (!state.path("lineage").isTextual() || state.get("lineage").asText().isBlank()) {
@@ -82,26 +86,33 @@ public class StateService {
         if (latest.isPresent()) {
             StateVersion previous = latest.get();
             if (previous.lineage() != null && !previous.lineage().equals(lineage)) {
-                throw new PlatformException(ProblemType.CONFLICT, "the state has lineage " + lineage + " but the stored one has "
-                        + previous.lineage() + "; refusing to replace another state's history");
+                throw new PlatformException(
+                        ProblemType.CONFLICT,
+                        "the state has lineage " + lineage + " but the stored one has " + previous.lineage()
+                                + "; refusing to replace another state's history");
             }
             if (previous.serial() != null && serial < previous.serial()) {
-                throw new PlatformException(ProblemType.CONFLICT, "serial " + serial + " is older than the stored serial "
-                        + previous.serial() + "; refusing a stale write");
+                throw new PlatformException(
+                        ProblemType.CONFLICT,
+                        "serial " + serial + " is older than the stored serial " + previous.serial()
+                                + "; refusing a stale write");
             }
             if (previous.serial() != null && serial == previous.serial()) {
-                byte[] stored = secretBox.open(previous.sealed(), StateVersion.binding(environmentId, resourceKey, previous.id()));
+                byte[] stored = secretBox.open(
+                        previous.sealed(), StateVersion.binding(environmentId, resourceKey, previous.id()));
                 if (sameState(stored, state)) {
                     return; // a repeat of the stored version
                 }
-                throw new PlatformException(ProblemType.CONFLICT, "serial " + serial + " is stored already with other content; "
-                        + "a changed state must have a higher serial");
+                throw new PlatformException(
+                        ProblemType.CONFLICT,
+                        "serial " + serial + " is stored already with other content; "
+                                + "a changed state must have a higher serial");
             }
         }
         UUID id = UUID.randomUUID();
         byte[] sealed = secretBox.seal(body, StateVersion.binding(environmentId, resourceKey, id));
-        entityManager.persist(new StateVersion(id, environmentId, resourceKey, serial, lineage, sealed, body.length,
-                access.jobId(), clock.instant()));
+        entityManager.persist(new StateVersion(
+                id, environmentId, resourceKey, serial, lineage, sealed, body.length, access.jobId(), clock.instant()));
     }
 
     private boolean sameState(byte[] stored, JsonNode state) {
@@ -127,11 +138,16 @@ public class StateService {
             }
             return new LockResult(false, holder(current.get()));
         }
-        entityManager.createNativeQuery("""
+        entityManager
+                .createNativeQuery("""
                         insert into state_lock (environment_id, resource_key, lock_id, info, job_id, created_at)
                         values (?1, ?2, ?3, cast(?4 as jsonb), ?5, ?6)""")
-                .setParameter(1, environmentId).setParameter(2, resourceKey).setParameter(3, lockId)
-                .setParameter(4, info.toString()).setParameter(5, access.jobId()).setParameter(6, clock.instant())
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .setParameter(3, lockId)
+                .setParameter(4, info.toString())
+                .setParameter(5, access.jobId())
+                .setParameter(6, clock.instant())
                 .executeUpdate();
         return new LockResult(true, null);
     }
@@ -148,30 +164,46 @@ public class StateService {
         if (!lockId.equals(current.get()[0]) || !access.jobId().equals(current.get()[1])) {
             return new LockResult(false, holder(current.get()));
         }
-        entityManager.createNativeQuery("delete from state_lock where environment_id = ?1 and resource_key = ?2")
-                .setParameter(1, environmentId).setParameter(2, resourceKey).executeUpdate();
+        entityManager
+                .createNativeQuery("delete from state_lock where environment_id = ?1 and resource_key = ?2")
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .executeUpdate();
         return new LockResult(true, null);
     }
 
     /** Frees the locks a job left behind (it ended, or its runner was lost). */
     public void releaseLocksOf(UUID jobId) {
-        entityManager.createNativeQuery("delete from state_lock where job_id = ?1").setParameter(1, jobId).executeUpdate();
+        entityManager
+                .createNativeQuery("delete from state_lock where job_id = ?1")
+                .setParameter(1, jobId)
+                .executeUpdate();
     }
 
     @Transactional
     public List<StateVersionView> versions(OrgScope scope, String project, String env, String resourceKey) {
         UUID environmentId = environments.reference(scope, project, env).id();
-        return entityManager.createQuery("select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
-                        + "order by v.createdAt desc", StateVersion.class)
-                .setParameter(1, environmentId).setParameter(2, resourceKey).setMaxResults(500).getResultList().stream()
-                .map(v -> new StateVersionView(v.id(), v.serial(), v.lineage(), v.size(), v.jobId(), v.createdAt())).toList();
+        return entityManager
+                .createQuery(
+                        "select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
+                                + "order by v.createdAt desc",
+                        StateVersion.class)
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .setMaxResults(500)
+                .getResultList()
+                .stream()
+                .map(v -> new StateVersionView(v.id(), v.serial(), v.lineage(), v.size(), v.jobId(), v.createdAt()))
+                .toList();
     }
 
     @Transactional
     public byte[] version(OrgScope scope, String project, String env, String resourceKey, UUID id) {
         UUID environmentId = environments.reference(scope, project, env).id();
         StateVersion version = entityManager.find(StateVersion.class, id);
-        if (version == null || !version.resourceKey().equals(resourceKey) || !version.environmentId().equals(environmentId)) {
+        if (version == null
+                || !version.resourceKey().equals(resourceKey)
+                || !version.environmentId().equals(environmentId)) {
             throw PlatformException.notFound("state version `" + id + "`");
         }
         return secretBox.open(version.sealed(), StateVersion.binding(environmentId, resourceKey, id));
@@ -179,29 +211,48 @@ public class StateService {
 
     /** The serial of a resource's latest state version; -1 when it has none (or the version carries none). */
     public long serialOf(UUID environmentId, String resourceKey) {
-        List<Long> serials = entityManager.createQuery("select v.serial from StateVersion v where v.environmentId = ?1"
-                        + " and v.resourceKey = ?2 order by v.createdAt desc, v.serial desc", Long.class)
-                .setParameter(1, environmentId).setParameter(2, resourceKey).setMaxResults(1).getResultList();
+        List<Long> serials = entityManager
+                .createQuery(
+                        "select v.serial from StateVersion v where v.environmentId = ?1"
+                                + " and v.resourceKey = ?2 order by v.createdAt desc, v.serial desc",
+                        Long.class)
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .setMaxResults(1)
+                .getResultList();
         return serials.isEmpty() || serials.get(0) == null ? -1 : serials.get(0);
     }
 
     private Optional<StateVersion> latest(UUID environmentId, String resourceKey) {
-        return entityManager.createQuery("select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
-                        + "order by v.createdAt desc, v.serial desc", StateVersion.class)
-                .setParameter(1, environmentId).setParameter(2, resourceKey).setMaxResults(1).getResultList().stream().findFirst();
+        return entityManager
+                .createQuery(
+                        "select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
+                                + "order by v.createdAt desc, v.serial desc",
+                        StateVersion.class)
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .setMaxResults(1)
+                .getResultList()
+                .stream()
+                .findFirst();
     }
 
     /** Serialises lock and write requests of one state. */
     private void lockRow(UUID environmentId, String resourceKey) {
-        entityManager.createNativeQuery("select pg_advisory_xact_lock(hashtext(?1))")
-                .setParameter(1, environmentId + "/" + resourceKey).getSingleResult();
+        entityManager
+                .createNativeQuery("select pg_advisory_xact_lock(hashtext(?1))")
+                .setParameter(1, environmentId + "/" + resourceKey)
+                .getSingleResult();
     }
 
     private Optional<Object[]> currentLock(UUID environmentId, String resourceKey) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery(
+        List<Object[]> rows = entityManager
+                .createNativeQuery(
                         "select lock_id, job_id, info::text from state_lock where environment_id = ?1 and resource_key = ?2")
-                .setParameter(1, environmentId).setParameter(2, resourceKey).getResultList();
+                .setParameter(1, environmentId)
+                .setParameter(2, resourceKey)
+                .getResultList();
         return rows.stream().findFirst();
     }
 

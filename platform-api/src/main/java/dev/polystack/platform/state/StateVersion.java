@@ -40,11 +40,18 @@ public class StateVersion {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected StateVersion() {
-    }
+    protected StateVersion() {}
 
-    StateVersion(UUID id, UUID environmentId, String resourceKey, Long serial, String lineage, byte[] sealed, int size,
-                 UUID jobId, Instant now) {
+    StateVersion(
+            UUID id,
+            UUID environmentId,
+            String resourceKey,
+            Long serial,
+            String lineage,
+            byte[] sealed,
+            int size,
+            UUID jobId,
+            Instant now) {
         this.id = id;
         this.environmentId = environmentId;
         this.resourceKey = resourceKey;

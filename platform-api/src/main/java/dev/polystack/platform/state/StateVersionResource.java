@@ -29,20 +29,37 @@ public class StateVersionResource {
 
     @GET
     @Operation(operationId = "listStateVersions", summary = "List a resource's state versions, newest first (owners)")
-    public List<StateVersionView> list(@PathParam("org") String org, @PathParam("project") String project,
-                                       @PathParam("env") String env, @PathParam("type") String type,
-                                       @PathParam("class") String resourceClass, @PathParam("resource_id") String resourceId) {
-        return states.versions(access.require(org, Role.OWNER), project, env, StateBackendResource.key(type, resourceClass, resourceId));
+    public List<StateVersionView> list(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId) {
+        return states.versions(
+                access.require(org, Role.OWNER),
+                project,
+                env,
+                StateBackendResource.key(type, resourceClass, resourceId));
     }
 
     @GET
     @Path("/{version_id}")
     @Operation(operationId = "getStateVersion", summary = "Read one state version (owners)")
-    public Response get(@PathParam("org") String org, @PathParam("project") String project, @PathParam("env") String env,
-                        @PathParam("type") String type, @PathParam("class") String resourceClass,
-                        @PathParam("resource_id") String resourceId, @PathParam("version_id") UUID versionId) {
-        byte[] state = states.version(access.require(org, Role.OWNER), project, env,
-                StateBackendResource.key(type, resourceClass, resourceId), versionId);
+    public Response get(
+            @PathParam("org") String org,
+            @PathParam("project") String project,
+            @PathParam("env") String env,
+            @PathParam("type") String type,
+            @PathParam("class") String resourceClass,
+            @PathParam("resource_id") String resourceId,
+            @PathParam("version_id") UUID versionId) {
+        byte[] state = states.version(
+                access.require(org, Role.OWNER),
+                project,
+                env,
+                StateBackendResource.key(type, resourceClass, resourceId),
+                versionId);
         return Response.ok(state, MediaType.APPLICATION_JSON).build();
     }
 }

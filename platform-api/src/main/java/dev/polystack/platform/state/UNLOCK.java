@@ -11,5 +11,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @HttpMethod("UNLOCK")
-public @interface UNLOCK {
-}
+public @interface UNLOCK {}

@@ -15,8 +15,7 @@ import java.util.Optional;
  */
 public final class AddressGuard {
 
-    private AddressGuard() {
-    }
+    private AddressGuard() {}
 
     /** Why the URL may not be called, or empty when it may. */
     public static Optional<String> refusal(URI url, boolean allowPrivateNetworks) {
@@ -36,8 +35,9 @@ public final class AddressGuard {
         for (InetAddress address : addresses) {
             Optional<String> kind = internal(address);
             if (kind.isPresent()) {
-                return Optional.of("host `" + host + "` is " + address.getHostAddress() + ", a " + kind.get()
-                        + " address; an instance administrator can allow such addresses (POLYSTACK_WEBHOOKS_ALLOW_PRIVATE_NETWORKS)");
+                return Optional.of(
+                        "host `" + host + "` is " + address.getHostAddress() + ", a " + kind.get()
+                                + " address; an instance administrator can allow such addresses (POLYSTACK_WEBHOOKS_ALLOW_PRIVATE_NETWORKS)");
             }
         }
         return Optional.empty();

@@ -12,7 +12,7 @@ import java.util.List;
  * @param events the events to deliver: deployment.started, deployment.succeeded, deployment.failed, deployment.cancelled,
  *               issue.opened, issue.resolved, approval.needed, approval.given
  */
-public record CreateWebhookRequest(@NotBlank @Size(max = 2048) String url,
-                                   @NotEmpty @Size(max = 20) List<@NotNull String> events,
-                                   @Size(max = 1000) String description) {
-}
+public record CreateWebhookRequest(
+        @NotBlank @Size(max = 2048) String url,
+        @NotEmpty @Size(max = 20) List<@NotNull String> events,
+        @Size(max = 1000) String description) {}

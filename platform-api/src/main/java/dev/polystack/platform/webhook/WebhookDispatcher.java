@@ -52,14 +52,18 @@ public class WebhookDispatcher {
     @PostConstruct
     void init() {
         // never follows a redirect: the address guard checked only the address it was given
-        http = HttpClient.newBuilder().connectTimeout(settings.timeout()).followRedirects(HttpClient.Redirect.NEVER).build();
+        http = HttpClient.newBuilder()
+                .connectTimeout(settings.timeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     /** A delivery leased for sending. */
-    record Leased(UUID id, UUID subscription, String payload, int attempts) {
-    }
+    record Leased(UUID id, UUID subscription, String payload, int attempts) {}
 
-    @Scheduled(every = "${polystack.webhooks.dispatch-interval:2s}", delayed = "${polystack.webhooks.dispatch-interval:2s}",
+    @Scheduled(
+            every = "${polystack.webhooks.dispatch-interval:2s}",
+            delayed = "${polystack.webhooks.dispatch-interval:2s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
@@ -86,7 +90,8 @@ public class WebhookDispatcher {
 
     private List<Leased> lease(Instant now) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery("""
+        List<Object[]> rows = entityManager
+                .createNativeQuery("""
                         with due as (
                             select d.id from webhook_delivery d
                             where d.status = 'pending' and d.next_attempt_at <= ?1 and (d.leased_until is null or d.leased_until < ?1)
@@ -95,7 +100,9 @@ public class WebhookDispatcher {
                             order by d.seq limit ?2 for update skip locked)
                         update webhook_delivery w set leased_until = ?3 from due where w.id = due.id
                         returning w.id, w.subscription_id, cast(w.payload as text), w.attempts""")
-                .setParameter(1, now).setParameter(2, BATCH).setParameter(3, now.plus(settings.timeout().multipliedBy(3)))
+                .setParameter(1, now)
+                .setParameter(2, BATCH)
+                .setParameter(3, now.plus(settings.timeout().multipliedBy(3)))
                 .getResultList();
         List<Leased> leased = new ArrayList<>();
         for (Object[] row : rows) {
@@ -105,10 +112,11 @@ public class WebhookDispatcher {
     }
 
     private void send(Leased delivery) {
-        Optional<WebhookSubscription> found = QuarkusTransaction.requiringNew().call(() ->
-                Optional.ofNullable(entityManager.find(WebhookSubscription.class, delivery.subscription())));
+        Optional<WebhookSubscription> found = QuarkusTransaction.requiringNew()
+                .call(() ->
+                        Optional.ofNullable(entityManager.find(WebhookSubscription.class, delivery.subscription())));
         if (found.isEmpty()) {
-            return;  // removed meanwhile, with its deliveries
+            return; // removed meanwhile, with its deliveries
         }
         WebhookSubscription subscription = found.get();
         Integer status = null;
@@ -121,11 +129,17 @@ public class WebhookDispatcher {
         }
         long timestamp = clock.instant().getEpochSecond();
         String id = delivery.id().toString();
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(settings.timeout())
-                .header("Content-Type", "application/json").header("User-Agent", "Polystack-Webhooks")
-                .header("webhook-id", id).header("webhook-timestamp", Long.toString(timestamp))
-                .header("webhook-signature", WebhookSignature.sign(webhooks.secretOf(subscription), id, timestamp, delivery.payload()))
-                .POST(HttpRequest.BodyPublishers.ofString(delivery.payload())).build();
+        HttpRequest request = HttpRequest.newBuilder(url)
+                .timeout(settings.timeout())
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "Polystack-Webhooks")
+                .header("webhook-id", id)
+                .header("webhook-timestamp", Long.toString(timestamp))
+                .header(
+                        "webhook-signature",
+                        WebhookSignature.sign(webhooks.secretOf(subscription), id, timestamp, delivery.payload()))
+                .POST(HttpRequest.BodyPublishers.ofString(delivery.payload()))
+                .build();
         try {
             HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
             status = response.statusCode();
@@ -137,7 +151,11 @@ public class WebhookDispatcher {
         }
         boolean delivered = status != null && status >= 200 && status < 300;
         boolean retryable = status == null || status == 408 || status == 429 || status >= 500;
-        record(delivery, status, delivered ? null : error != null ? error : "answered " + status, !delivered && !retryable);
+        record(
+                delivery,
+                status,
+                delivered ? null : error != null ? error : "answered " + status,
+                !delivered && !retryable);
     }
 
     private void record(Leased delivery, Integer status, String error, boolean finalFailure) {
@@ -147,13 +165,23 @@ public class WebhookDispatcher {
         boolean failed = !delivered && (finalFailure || attempts >= settings.maxAttempts());
         Duration delay = settings.retryDelay().multipliedBy(1L << Math.min(attempts - 1, 20));
         Instant next = now.plus(delay.compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay);
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery("""
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery("""
                         update webhook_delivery set attempts = ?1, last_status_code = cast(?2 as integer), last_error = cast(?3 as text),
                                leased_until = null, status = ?4, delivered_at = cast(?5 as timestamptz), next_attempt_at = ?6 where id = ?7""")
-                .setParameter(1, attempts).setParameter(2, status)
-                .setParameter(3, error == null ? null : error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR))
-                .setParameter(4, delivered ? "delivered" : failed ? "failed" : "pending").setParameter(5, delivered ? now : null)
-                .setParameter(6, next).setParameter(7, delivery.id()).executeUpdate());
+                        .setParameter(1, attempts)
+                        .setParameter(2, status)
+                        .setParameter(
+                                3,
+                                error == null
+                                        ? null
+                                        : error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR))
+                        .setParameter(4, delivered ? "delivered" : failed ? "failed" : "pending")
+                        .setParameter(5, delivered ? now : null)
+                        .setParameter(6, next)
+                        .setParameter(7, delivery.id())
+                        .executeUpdate());
         if (failed) {
             LOG.warnf("Webhook delivery %s failed for good after %d attempt(s): %s", delivery.id(), attempts, error);
         }

@@ -15,9 +15,15 @@ public final class WebhookEvent {
     public static final String APPROVAL_NEEDED = "approval.needed";
     public static final String APPROVAL_GIVEN = "approval.given";
 
-    public static final List<String> ALL = List.of(DEPLOYMENT_STARTED, DEPLOYMENT_SUCCEEDED, DEPLOYMENT_FAILED, DEPLOYMENT_CANCELLED, ISSUE_OPENED,
-            ISSUE_RESOLVED, APPROVAL_NEEDED, APPROVAL_GIVEN);
+    public static final List<String> ALL = List.of(
+            DEPLOYMENT_STARTED,
+            DEPLOYMENT_SUCCEEDED,
+            DEPLOYMENT_FAILED,
+            DEPLOYMENT_CANCELLED,
+            ISSUE_OPENED,
+            ISSUE_RESOLVED,
+            APPROVAL_NEEDED,
+            APPROVAL_GIVEN);
 
-    private WebhookEvent() {
-    }
+    private WebhookEvent() {}
 }

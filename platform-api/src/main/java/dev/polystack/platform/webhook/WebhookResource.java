@@ -41,12 +41,21 @@ public class WebhookResource {
     WebhookService webhooks;
 
     @POST
-    @Operation(operationId = "createWebhook", summary = "Subscribe an address to events; a signed test delivery (ping) follows at once")
-    @APIResponse(responseCode = "201", description = "The subscription, with its signing secret (shown this once)",
+    @Operation(
+            operationId = "createWebhook",
+            summary = "Subscribe an address to events; a signed test delivery (ping) follows at once")
+    @APIResponse(
+            responseCode = "201",
+            description = "The subscription, with its signing secret (shown this once)",
             content = @Content(schema = @Schema(implementation = WebhookView.class)))
-    public Response create(@PathParam("org") String org, @Valid @NotNull CreateWebhookRequest request, @Context UriInfo uriInfo) {
+    public Response create(
+            @PathParam("org") String org, @Valid @NotNull CreateWebhookRequest request, @Context UriInfo uriInfo) {
         WebhookView created = webhooks.create(access.require(org, Role.PLATFORM_ENGINEER), request);
-        return Response.created(uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build()).entity(created).build();
+        return Response.created(uriInfo.getAbsolutePathBuilder()
+                        .path(created.id().toString())
+                        .build())
+                .entity(created)
+                .build();
     }
 
     @GET
@@ -72,8 +81,11 @@ public class WebhookResource {
 
     @GET
     @Path("/{id}/deliveries")
-    @Operation(operationId = "listWebhookDeliveries", summary = "A subscription's deliveries, newest first: status, answer, attempts")
-    public Page<WebhookDeliveryView> deliveries(@PathParam("org") String org, @PathParam("id") UUID id, @BeanParam PageRequest page) {
+    @Operation(
+            operationId = "listWebhookDeliveries",
+            summary = "A subscription's deliveries, newest first: status, answer, attempts")
+    public Page<WebhookDeliveryView> deliveries(
+            @PathParam("org") String org, @PathParam("id") UUID id, @BeanParam PageRequest page) {
         return webhooks.deliveries(access.require(org, Role.PLATFORM_ENGINEER), id, page);
     }
 }

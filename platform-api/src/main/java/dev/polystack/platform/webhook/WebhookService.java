@@ -54,18 +54,27 @@ public class WebhookService {
         List<String> events = new ArrayList<>(new LinkedHashSet<>(request.events()));
         for (int i = 0; i < events.size(); i++) {
             if (!WebhookEvent.ALL.contains(events.get(i))) {
-                throw PlatformException.invalid("/events/" + i, "must be one of " + String.join(", ", WebhookEvent.ALL));
+                throw PlatformException.invalid(
+                        "/events/" + i, "must be one of " + String.join(", ", WebhookEvent.ALL));
             }
         }
         Instant now = clock.instant();
         UUID id = UUID.randomUUID();
-        WebhookSubscription subscription = new WebhookSubscription(id, scope.orgId(), url.toString(), events, request.description(),
-                scope.caller().name(), now);
+        WebhookSubscription subscription = new WebhookSubscription(
+                id,
+                scope.orgId(),
+                url.toString(),
+                events,
+                request.description(),
+                scope.caller().name(),
+                now);
         String secret = WebhookSignature.newSecret();
-        subscription.seal(secretBox.seal(secret.getBytes(StandardCharsets.UTF_8), WebhookSubscription.secretBinding(id)));
+        subscription.seal(
+                secretBox.seal(secret.getBytes(StandardCharsets.UTF_8), WebhookSubscription.secretBinding(id)));
         entityManager.persist(subscription);
         entityManager.flush();
-        ObjectNode data = json.createObjectNode().put("subscription", id.toString()).put("org", scope.orgSlug());
+        ObjectNode data =
+                json.createObjectNode().put("subscription", id.toString()).put("org", scope.orgSlug());
         enqueue(subscription.id(), scope.orgId(), WebhookEvent.PING, "subscription:" + id, data, now);
         return WebhookView.of(subscription, secret);
     }
@@ -73,13 +82,18 @@ public class WebhookService {
     @Transactional
     public Page<WebhookView> list(OrgScope scope, PageRequest page) {
         PageRequest.InstantAndId after = page.afterInstantAndId();
-        var query = entityManager.createQuery("select s from WebhookSubscription s where s.orgId = :org"
-                + (after == null ? "" : " and (s.createdAt > :t or (s.createdAt = :t and s.id > :id))")
-                + " order by s.createdAt, s.id", WebhookSubscription.class).setParameter("org", scope.orgId());
+        var query = entityManager
+                .createQuery(
+                        "select s from WebhookSubscription s where s.orgId = :org"
+                                + (after == null ? "" : " and (s.createdAt > :t or (s.createdAt = :t and s.id > :id))")
+                                + " order by s.createdAt, s.id",
+                        WebhookSubscription.class)
+                .setParameter("org", scope.orgId());
         if (after != null) {
             query.setParameter("t", after.instant()).setParameter("id", after.id());
         }
-        List<WebhookSubscription> rows = new ArrayList<>(query.setMaxResults(page.limit() + 1).getResultList());
+        List<WebhookSubscription> rows =
+                new ArrayList<>(query.setMaxResults(page.limit() + 1).getResultList());
         return Page.of(rows, page.limit(), s -> s.createdAt() + "|" + s.id(), s -> WebhookView.of(s, null));
     }
 
@@ -100,27 +114,44 @@ public class WebhookService {
         require(scope, id);
         PageRequest.InstantAndId after = page.afterInstantAndId();
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = entityManager.createNativeQuery("""
+        List<Object[]> rows = entityManager
+                .createNativeQuery("""
                         select id, event_type, subject, status, attempts, last_status_code, last_error, created_at, next_attempt_at, delivered_at
                         from webhook_delivery where subscription_id = ?1
                           and (cast(?2 as timestamptz) is null or created_at < ?2 or (created_at = ?2 and id < ?3))
                         order by created_at desc, id desc limit ?4""")
-                .setParameter(1, id).setParameter(2, after == null ? null : Timestamp.from(after.instant()))
-                .setParameter(3, after == null ? new UUID(0, 0) : after.id()).setParameter(4, page.limit() + 1).getResultList();
+                .setParameter(1, id)
+                .setParameter(2, after == null ? null : Timestamp.from(after.instant()))
+                .setParameter(3, after == null ? new UUID(0, 0) : after.id())
+                .setParameter(4, page.limit() + 1)
+                .getResultList();
         List<WebhookDeliveryView> views = new ArrayList<>();
         for (Object[] row : rows) {
-            views.add(new WebhookDeliveryView((UUID) row[0], (String) row[1], (String) row[2], (String) row[3], ((Number) row[4]).intValue(),
-                    row[5] == null ? null : ((Number) row[5]).intValue(), (String) row[6], instant(row[7]),
-                    "pending".equals(row[3]) ? instant(row[8]) : null, instant(row[9])));
+            views.add(new WebhookDeliveryView(
+                    (UUID) row[0],
+                    (String) row[1],
+                    (String) row[2],
+                    (String) row[3],
+                    ((Number) row[4]).intValue(),
+                    row[5] == null ? null : ((Number) row[5]).intValue(),
+                    (String) row[6],
+                    instant(row[7]),
+                    "pending".equals(row[3]) ? instant(row[8]) : null,
+                    instant(row[9])));
         }
         return Page.of(views, page.limit(), v -> v.createdAt() + "|" + v.id(), v -> v);
     }
 
     /** Whether any subscription of the organization asked for this event (so that its data is worth gathering). */
     public boolean subscribed(UUID orgId, String type) {
-        return !entityManager.createNativeQuery("select 1 from webhook_subscription where org_id = ?1 and events @> cast(?2 as jsonb)")
-                .setParameter(1, orgId).setParameter(2, json.createArrayNode().add(type).toString()).setMaxResults(1)
-                .getResultList().isEmpty();
+        return !entityManager
+                .createNativeQuery(
+                        "select 1 from webhook_subscription where org_id = ?1 and events @> cast(?2 as jsonb)")
+                .setParameter(1, orgId)
+                .setParameter(2, json.createArrayNode().add(type).toString())
+                .setMaxResults(1)
+                .getResultList()
+                .isEmpty();
     }
 
     /**
@@ -130,21 +161,34 @@ public class WebhookService {
     public void publish(UUID orgId, String type, String subject, ObjectNode data) {
         Instant now = clock.instant();
         ObjectNode payload = payload(type, data, now);
-        entityManager.createNativeQuery("""
+        entityManager
+                .createNativeQuery("""
                         insert into webhook_delivery (id, subscription_id, org_id, event_type, subject, payload, status, next_attempt_at, created_at)
                         select gen_random_uuid(), s.id, s.org_id, ?1, ?2, cast(?3 as jsonb), 'pending', ?4, ?4
                         from webhook_subscription s where s.org_id = ?5 and s.events @> cast(?6 as jsonb)""")
-                .setParameter(1, type).setParameter(2, subject).setParameter(3, payload.toString()).setParameter(4, now)
-                .setParameter(5, orgId).setParameter(6, json.createArrayNode().add(type).toString()).executeUpdate();
+                .setParameter(1, type)
+                .setParameter(2, subject)
+                .setParameter(3, payload.toString())
+                .setParameter(4, now)
+                .setParameter(5, orgId)
+                .setParameter(6, json.createArrayNode().add(type).toString())
+                .executeUpdate();
     }
 
     private void enqueue(UUID subscription, UUID orgId, String type, String subject, ObjectNode data, Instant now) {
         ObjectNode payload = payload(type, data, now);
-        entityManager.createNativeQuery("""
+        entityManager
+                .createNativeQuery("""
                         insert into webhook_delivery (id, subscription_id, org_id, event_type, subject, payload, status, next_attempt_at, created_at)
                         values (?1, ?2, ?3, ?4, ?5, cast(?6 as jsonb), 'pending', ?7, ?7)""")
-                .setParameter(1, UUID.randomUUID()).setParameter(2, subscription).setParameter(3, orgId).setParameter(4, type)
-                .setParameter(5, subject).setParameter(6, payload.toString()).setParameter(7, now).executeUpdate();
+                .setParameter(1, UUID.randomUUID())
+                .setParameter(2, subscription)
+                .setParameter(3, orgId)
+                .setParameter(4, type)
+                .setParameter(5, subject)
+                .setParameter(6, payload.toString())
+                .setParameter(7, now)
+                .executeUpdate();
     }
 
     /** What a delivery POSTs: {@code {"type", "timestamp", "data"}}. */
@@ -156,7 +200,8 @@ public class WebhookService {
 
     /** The subscription's secret, opened for signing. */
     String secretOf(WebhookSubscription subscription) {
-        return new String(secretBox.open(subscription.sealedSecret(), WebhookSubscription.secretBinding(subscription.id())),
+        return new String(
+                secretBox.open(subscription.sealedSecret(), WebhookSubscription.secretBinding(subscription.id())),
                 StandardCharsets.UTF_8);
     }
 

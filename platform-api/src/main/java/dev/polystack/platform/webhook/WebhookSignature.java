@@ -17,8 +17,7 @@ public final class WebhookSignature {
     public static final String PREFIX = "whsec_";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private WebhookSignature() {
-    }
+    private WebhookSignature() {}
 
     /** A new secret: 32 random bytes. */
     public static String newSecret() {

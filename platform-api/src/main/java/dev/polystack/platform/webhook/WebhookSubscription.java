@@ -44,10 +44,10 @@ public class WebhookSubscription {
     @Version
     private long version;
 
-    protected WebhookSubscription() {
-    }
+    protected WebhookSubscription() {}
 
-    WebhookSubscription(UUID id, UUID orgId, String url, List<String> events, String description, String createdBy, Instant now) {
+    WebhookSubscription(
+            UUID id, UUID orgId, String url, List<String> events, String description, String createdBy, Instant now) {
         this.id = id;
         this.orgId = orgId;
         this.url = url;

@@ -23,23 +23,35 @@ class PackageDependenciesTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.polystack.platform");
     }
 
     @Test
     void theDeploymentPackagesAreLayeredWithoutCycles() {
-        layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("deployments").definedBy(DEPLOYMENT)
-                .layer("jobs").definedBy(DEPLOYMENT + ".jobs..")
-                .layer("scheduling").definedBy(DEPLOYMENT + ".scheduling..")
-                .layer("logs").definedBy(DEPLOYMENT + ".logs..")
-                .layer("model").definedBy(DEPLOYMENT + ".model..")
-                .whereLayer("deployments").mayNotBeAccessedByAnyLayer()
-                .whereLayer("jobs").mayNotBeAccessedByAnyLayer()
-                .whereLayer("scheduling").mayOnlyBeAccessedByLayers("deployments", "jobs")
-                .whereLayer("logs").mayOnlyBeAccessedByLayers("deployments", "jobs", "scheduling")
-                .whereLayer("model").mayOnlyBeAccessedByLayers("deployments", "jobs", "scheduling", "logs")
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("deployments")
+                .definedBy(DEPLOYMENT)
+                .layer("jobs")
+                .definedBy(DEPLOYMENT + ".jobs..")
+                .layer("scheduling")
+                .definedBy(DEPLOYMENT + ".scheduling..")
+                .layer("logs")
+                .definedBy(DEPLOYMENT + ".logs..")
+                .layer("model")
+                .definedBy(DEPLOYMENT + ".model..")
+                .whereLayer("deployments")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("jobs")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("scheduling")
+                .mayOnlyBeAccessedByLayers("deployments", "jobs")
+                .whereLayer("logs")
+                .mayOnlyBeAccessedByLayers("deployments", "jobs", "scheduling")
+                .whereLayer("model")
+                .mayOnlyBeAccessedByLayers("deployments", "jobs", "scheduling", "logs")
                 .check(classes);
     }
 
@@ -50,16 +62,27 @@ class PackageDependenciesTest {
 
     @Test
     void theStateBackendNeedsNothingOfDeployments() {
-        noClasses().that().resideInAPackage("dev.polystack.platform.state..")
-                .should().dependOnClassesThat().resideInAPackage(DEPLOYMENT + "..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.polystack.platform.state..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(DEPLOYMENT + "..")
                 .check(classes);
     }
 
     @Test
     void otherFeaturesUseOnlyTheDeploymentsApiNotTheEngineOrItsRecords() {
-        noClasses().that().resideOutsideOfPackage(DEPLOYMENT + "..")
-                .should().dependOnClassesThat().resideInAnyPackage(DEPLOYMENT + ".model..", DEPLOYMENT + ".scheduling..",
-                        DEPLOYMENT + ".jobs..", DEPLOYMENT + ".logs..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(DEPLOYMENT + "..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        DEPLOYMENT + ".model..",
+                        DEPLOYMENT + ".scheduling..",
+                        DEPLOYMENT + ".jobs..",
+                        DEPLOYMENT + ".logs..")
                 .check(classes);
     }
 }

@@ -20,13 +20,25 @@ class MemoryReturnTest {
 
     @Test
     void anIdleProcessWithMuchUnusedHeapCollectsABusyOneOrASmallHeapDoesNot() {
-        assertThat(MemoryReturn.shouldCollect(12, 12, 500 * MIB, 300 * MIB, 0)).as("idle, 200 MiB unused").isTrue();
-        assertThat(MemoryReturn.shouldCollect(12, 15, 500 * MIB, 300 * MIB, 0)).as("collections ran meanwhile: busy").isFalse();
-        assertThat(MemoryReturn.shouldCollect(12, 12, 110 * MIB, 80 * MIB, 0)).as("idle, 30 MiB unused: small already").isFalse();
-        assertThat(MemoryReturn.shouldCollect(-1, 12, 500 * MIB, 300 * MIB, 0)).as("first look: nothing to compare with").isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 500 * MIB, 300 * MIB, 0))
+                .as("idle, 200 MiB unused")
+                .isTrue();
+        assertThat(MemoryReturn.shouldCollect(12, 15, 500 * MIB, 300 * MIB, 0))
+                .as("collections ran meanwhile: busy")
+                .isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 110 * MIB, 80 * MIB, 0))
+                .as("idle, 30 MiB unused: small already")
+                .isFalse();
+        assertThat(MemoryReturn.shouldCollect(-1, 12, 500 * MIB, 300 * MIB, 0))
+                .as("first look: nothing to compare with")
+                .isFalse();
         // a large live set: returned once (the heap is 350 MiB since), not again until the heap grows
-        assertThat(MemoryReturn.shouldCollect(12, 12, 350 * MIB, 250 * MIB, 350 * MIB)).as("not grown since the last return").isFalse();
-        assertThat(MemoryReturn.shouldCollect(12, 12, 450 * MIB, 250 * MIB, 350 * MIB)).as("grown since").isTrue();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 350 * MIB, 250 * MIB, 350 * MIB))
+                .as("not grown since the last return")
+                .isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 450 * MIB, 250 * MIB, 350 * MIB))
+                .as("grown since")
+                .isTrue();
     }
 
     @Test
@@ -44,7 +56,9 @@ class MemoryReturnTest {
             assertThat(vm.getVMOption("MaxHeapFreeRatio").getOrigin()).isEqualTo(VMOption.Origin.MANAGEMENT);
         } else {
             assertThat(set).isEmpty();
-            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).as("chosen before: kept").isEqualTo(maxBefore);
+            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue())
+                    .as("chosen before: kept")
+                    .isEqualTo(maxBefore);
         }
         // once set they are no longer the defaults: a second call changes nothing
         assertThat(MemoryReturn.configure(vm)).isEmpty();

@@ -36,8 +36,7 @@ class ManagementTest {
     private String org;
 
     /** A kind: where it is created, its body, and its own path once created (rules get theirs from the answer). */
-    private record Kind(String name, String collection, Map<String, Object> body, String self, boolean rule) {
-    }
+    private record Kind(String name, String collection, Map<String, Object> body, String self, boolean rule) {}
 
     @BeforeEach
     void organization() {
@@ -48,17 +47,47 @@ class ManagementTest {
         String pem = RunnerKeys.toPem(RunnerDriver.newKeys().getPublic());
         return List.of(
                 new Kind("environment type", "/env-types", Map.of("id", "production"), "/env-types/production", false),
-                new Kind("resource type", "/resource-types", Map.of("id", "postgres"), "/resource-types/postgres", false),
-                new Kind("provider", "/providers", Map.of("provider_type", "aws", "id", "main", "source", "hashicorp/aws"),
-                        "/providers/aws/main", false),
-                new Kind("module", "/modules", Map.of("id", "rds", "resource_type", "postgres", "module_source", "inline",
-                        "module_source_code", "# rds"), "/modules/rds", false),
-                new Kind("module rule", "/module-rules", Map.of("module_id", "rds", "env_type_id", "production"), null, true),
+                new Kind(
+                        "resource type",
+                        "/resource-types",
+                        Map.of("id", "postgres"),
+                        "/resource-types/postgres",
+                        false),
+                new Kind(
+                        "provider",
+                        "/providers",
+                        Map.of("provider_type", "aws", "id", "main", "source", "hashicorp/aws"),
+                        "/providers/aws/main",
+                        false),
+                new Kind(
+                        "module",
+                        "/modules",
+                        Map.of(
+                                "id",
+                                "rds",
+                                "resource_type",
+                                "postgres",
+                                "module_source",
+                                "inline",
+                                "module_source_code",
+                                "# rds"),
+                        "/modules/rds",
+                        false),
+                new Kind(
+                        "module rule",
+                        "/module-rules",
+                        Map.of("module_id", "rds", "env_type_id", "production"),
+                        null,
+                        true),
                 new Kind("runner", "/runners", Map.of("id", "r1", "public_key", pem), "/runners/r1", false),
                 new Kind("runner rule", "/runner-rules", Map.of("runner_id", "r1"), null, true),
                 new Kind("project", "/projects", Map.of("id", "shop", "name", "Shop"), "/projects/shop", false),
-                new Kind("environment", "/projects/shop/envs", Map.of("id", "prod", "env_type_id", "production"),
-                        "/projects/shop/envs/prod", false));
+                new Kind(
+                        "environment",
+                        "/projects/shop/envs",
+                        Map.of("id", "prod", "env_type_id", "production"),
+                        "/projects/shop/envs/prod",
+                        false));
     }
 
     @Test
@@ -69,10 +98,14 @@ class ManagementTest {
             Map<String, Object> body = new LinkedHashMap<>(kind.body());
             body.put("managed_by", "platform-config");
             body.put("protected", true);
-            String id = admin().body(body).post(base() + kind.collection()).then().statusCode(201)
+            String id = admin().body(body)
+                    .post(base() + kind.collection())
+                    .then()
+                    .statusCode(201)
                     .body("managed_by", equalTo("platform-config"))
                     .body("protected", equalTo(true))
-                    .extract().path("id");
+                    .extract()
+                    .path("id");
             paths.put(kind.name(), kind.rule() ? kind.collection() + "/" + id : kind.self());
         }
         List<Kind> newestFirst = new ArrayList<>(kinds);
@@ -82,7 +115,11 @@ class ManagementTest {
             problem(admin().delete(path), 409, "conflict").body("detail", containsString("is protected"));
             admin().get(path).then().statusCode(200).body("protected", equalTo(true));
             lift(kind, path);
-            admin().get(path).then().statusCode(200).body("protected", equalTo(false)).body("managed_by", equalTo("platform-config"));
+            admin().get(path)
+                    .then()
+                    .statusCode(200)
+                    .body("protected", equalTo(false))
+                    .body("managed_by", equalTo("platform-config"));
             admin().delete(path).then().statusCode(204);
         }
     }
@@ -93,40 +130,77 @@ class ManagementTest {
         switch (kind.name()) {
             case "provider" -> body.put("source", "hashicorp/aws");
             case "module" -> body.putAll(Map.of("module_source", "inline", "module_source_code", "# rds"));
-            case "runner" -> body.put("public_key", RunnerKeys.toPem(RunnerDriver.newKeys().getPublic()));
+            case "runner" ->
+                body.put("public_key", RunnerKeys.toPem(RunnerDriver.newKeys().getPublic()));
             case "project" -> body.put("name", "Shop");
             case "environment" -> body.put("env_type_id", "production");
-            default -> { }
+            default -> {}
         }
         RequestSpecification request = admin().body(body);
-        (kind.rule() ? request.patch(path) : request.put(path)).then().statusCode(200).body("protected", equalTo(false));
+        (kind.rule() ? request.patch(path) : request.put(path))
+                .then()
+                .statusCode(200)
+                .body("protected", equalTo(false));
     }
 
     @Test
     void anEmptyManagerClearsItAndABadOneIsNamed() {
-        admin().body(Map.of("id", "production", "managed_by", "team-a")).post(base() + "/env-types").then().statusCode(201);
-        admin().body(Map.of("description", "Live")).put(base() + "/env-types/production").then().statusCode(200)
-                .body("managed_by", equalTo("team-a")).body("protected", equalTo(false));
-        admin().body(Map.of("managed_by", "")).put(base() + "/env-types/production").then().statusCode(200)
+        admin().body(Map.of("id", "production", "managed_by", "team-a"))
+                .post(base() + "/env-types")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("description", "Live"))
+                .put(base() + "/env-types/production")
+                .then()
+                .statusCode(200)
+                .body("managed_by", equalTo("team-a"))
+                .body("protected", equalTo(false));
+        admin().body(Map.of("managed_by", ""))
+                .put(base() + "/env-types/production")
+                .then()
+                .statusCode(200)
                 .body("managed_by", nullValue());
-        problem(admin().body(Map.of("id", "staging", "managed_by", "no spaces")).post(base() + "/env-types"), 400, "validation")
+        problem(
+                        admin().body(Map.of("id", "staging", "managed_by", "no spaces"))
+                                .post(base() + "/env-types"),
+                        400,
+                        "validation")
                 .body("errors[0].pointer", equalTo("/managed_by"));
-        problem(admin().body(Map.of("protected", "yes please")).patch(base() + "/module-rules/" + UUID.randomUUID()),
-                400, "validation");
+        problem(
+                admin().body(Map.of("protected", "yes please")).patch(base() + "/module-rules/" + UUID.randomUUID()),
+                400,
+                "validation");
     }
 
     @Test
     void aModuleUpdateThatChangesNothingMakesNoNewVersion() {
-        admin().body(Map.of("id", "postgres")).post(base() + "/resource-types").then().statusCode(201);
-        Map<String, Object> module = Map.of("id", "rds", "resource_type", "postgres", "module_source", "inline",
-                "module_source_code", "variable \"size\" {}\nvariable \"password\" { sensitive = true }", "module_inputs", Map.of("size", "small"),
-                "secret_inputs", Map.of("password", "s3cret"));
+        admin().body(Map.of("id", "postgres"))
+                .post(base() + "/resource-types")
+                .then()
+                .statusCode(201);
+        Map<String, Object> module = Map.of(
+                "id",
+                "rds",
+                "resource_type",
+                "postgres",
+                "module_source",
+                "inline",
+                "module_source_code",
+                "variable \"size\" {}\nvariable \"password\" { sensitive = true }",
+                "module_inputs",
+                Map.of("size", "small"),
+                "secret_inputs",
+                Map.of("password", "s3cret"));
         admin().body(module).post(base() + "/modules").then().statusCode(201).body("version", equalTo(1));
         Map<String, Object> same = new HashMap<>(module);
         same.put("secret_inputs", Map.of("password", "***"));
         same.put("managed_by", "platform-config");
-        admin().body(same).put(base() + "/modules/rds").then().statusCode(200)
-                .body("version", equalTo(1)).body("managed_by", equalTo("platform-config"));
+        admin().body(same)
+                .put(base() + "/modules/rds")
+                .then()
+                .statusCode(200)
+                .body("version", equalTo(1))
+                .body("managed_by", equalTo("platform-config"));
         same.put("module_inputs", Map.of("size", "large"));
         admin().body(same).put(base() + "/modules/rds").then().statusCode(200).body("version", equalTo(2));
         same.put("secret_inputs", Map.of("password", "rotated"));

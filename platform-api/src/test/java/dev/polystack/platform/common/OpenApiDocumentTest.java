@@ -27,11 +27,18 @@ class OpenApiDocumentTest {
 
     @Test
     void publishedDocumentEqualsTheOneInTheRepository() throws Exception {
-        String served = given().accept("application/yaml").get("/q/openapi").then().statusCode(200).extract().asString();
+        String served = given().accept("application/yaml")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         if (Boolean.getBoolean("openapi.update")) {
             Files.writeString(DOCUMENT, served);
         }
-        assertThat(DOCUMENT).as("openapi/openapi.yaml exists; regenerate with -Dopenapi.update=true").exists();
+        assertThat(DOCUMENT)
+                .as("openapi/openapi.yaml exists; regenerate with -Dopenapi.update=true")
+                .exists();
         JsonNode expected = YAML.readTree(Files.readString(DOCUMENT));
         JsonNode actual = YAML.readTree(served);
         assertThat(actual)
@@ -42,13 +49,21 @@ class OpenApiDocumentTest {
 
     @Test
     void everyOperationDocumentsProblemResponses() throws Exception {
-        JsonNode document = YAML.readTree(given().accept("application/yaml").get("/q/openapi").asString());
-        document.path("paths").forEach(path -> path.forEach(operation -> {
-            if (operation.has("responses")) {
-                assertThat(operation.path("responses").path("default").path("content").has("application/problem+json"))
-                        .as("operation %s documents problem responses", operation.path("operationId").asText())
-                        .isTrue();
-            }
-        }));
+        JsonNode document = YAML.readTree(
+                given().accept("application/yaml").get("/q/openapi").asString());
+        document.path("paths")
+                .forEach(path -> path.forEach(operation -> {
+                    if (operation.has("responses")) {
+                        assertThat(operation
+                                        .path("responses")
+                                        .path("default")
+                                        .path("content")
+                                        .has("application/problem+json"))
+                                .as(
+                                        "operation %s documents problem responses",
+                                        operation.path("operationId").asText())
+                                .isTrue();
+                    }
+                }));
     }
 }

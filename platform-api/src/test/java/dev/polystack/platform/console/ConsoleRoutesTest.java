@@ -27,18 +27,27 @@ class ConsoleRoutesTest {
 
     @Test
     void deepLinksAnswerTheAppWithAPolicyAndAssetsAreCachedForGood() {
-        String index = given().get("/console/").then().statusCode(200)
+        String index = given().get("/console/")
+                .then()
+                .statusCode(200)
                 .contentType(containsString("text/html"))
                 .header("Cache-Control", "no-cache")
                 .header("Content-Security-Policy", containsString("default-src 'self'"))
                 .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
                 .body(containsString("<div id=\"root\">"))
-                .extract().asString();
-        given().get("/console/orgs/acme/projects/shop/envs/prod").then().statusCode(200).body(equalTo(index));
+                .extract()
+                .asString();
+        given().get("/console/orgs/acme/projects/shop/envs/prod")
+                .then()
+                .statusCode(200)
+                .body(equalTo(index));
 
-        Matcher script = Pattern.compile("src=\"(/console/assets/[^\"]+\\.js)\"").matcher(index);
+        Matcher script =
+                Pattern.compile("src=\"(/console/assets/[^\"]+\\.js)\"").matcher(index);
         assertThat(script.find()).as("index.html references its script bundle").isTrue();
-        given().get(script.group(1)).then().statusCode(200)
+        given().get(script.group(1))
+                .then()
+                .statusCode(200)
                 .contentType(containsString("javascript"))
                 .header("Cache-Control", containsString("immutable"));
         RestAssured.get("/console/assets/missing-file.js").then().statusCode(404);

@@ -42,9 +42,13 @@ class KeyRotationTest {
     public static class TwoKeys implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("polystack.encryption.key", Base64.getEncoder().encodeToString(NEW),
-                    "polystack.encryption.key-id", "2",
-                    "polystack.encryption.previous-keys", Base64.getEncoder().encodeToString(OLD));
+            return Map.of(
+                    "polystack.encryption.key",
+                    Base64.getEncoder().encodeToString(NEW),
+                    "polystack.encryption.key-id",
+                    "2",
+                    "polystack.encryption.previous-keys",
+                    Base64.getEncoder().encodeToString(OLD));
         }
     }
 
@@ -57,12 +61,23 @@ class KeyRotationTest {
     @Test
     void valuesSealedWithThePreviousKeyStillOpenAndRotationMovesThemToTheNewOne() throws Exception {
         String org = createOrg();
-        admin().body(Map.of("provider_type", "aws", "id", "p", "source", "hashicorp/aws", "secrets", Map.of("secret_key", "rotate-me")))
-                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+        admin().body(Map.of(
+                        "provider_type",
+                        "aws",
+                        "id",
+                        "p",
+                        "source",
+                        "hashicorp/aws",
+                        "secrets",
+                        Map.of("secret_key", "rotate-me")))
+                .post("/api/v1/orgs/{org}/providers", org)
+                .then()
+                .statusCode(201);
         UUID provider;
         byte[] sealed;
         try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("select p.id, p.secret_configuration from provider p join organization o on o.id = p.org_id where o.slug = ?")) {
+                PreparedStatement s = c.prepareStatement(
+                        "select p.id, p.secret_configuration from provider p join organization o on o.id = p.org_id where o.slug = ?")) {
             s.setString(1, org);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
@@ -77,13 +92,17 @@ class KeyRotationTest {
         byte[] resealedOld = oldOnly.seal(plain, "provider:" + provider);
         update(provider, resealedOld);
 
-        admin().get("/api/v1/orgs/{org}/providers/aws/p", org).then().statusCode(200).body("secrets.secret_key", equalTo("***"));
+        admin().get("/api/v1/orgs/{org}/providers/aws/p", org)
+                .then()
+                .statusCode(200)
+                .body("secrets.secret_key", equalTo("***"));
         assertThat(rotation.rotate()).isGreaterThanOrEqualTo(1);
         byte[] rotated = read(provider);
         assertThat(rotated[1]).isEqualTo((byte) 2);
         SecretBox newOnly = new SecretBox(2, Map.of(2, new SecretKeySpec(NEW, "AES")));
         assertThat(new String(newOnly.open(rotated, "provider:" + provider))).contains("rotate-me");
-        assertThatThrownBy(() -> newOnly.open(resealedOld, "provider:" + provider)).hasMessageContaining("key 1");
+        assertThatThrownBy(() -> newOnly.open(resealedOld, "provider:" + provider))
+                .hasMessageContaining("key 1");
         assertThat(rotation.rotate()).as("nothing left to rotate").isZero();
     }
 
@@ -96,7 +115,7 @@ class KeyRotationTest {
 
     private void update(UUID provider, byte[] value) throws Exception {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("update provider set secret_configuration = ? where id = ?")) {
+                PreparedStatement s = c.prepareStatement("update provider set secret_configuration = ? where id = ?")) {
             s.setBytes(1, value);
             s.setObject(2, provider);
             s.executeUpdate();
@@ -105,7 +124,7 @@ class KeyRotationTest {
 
     private byte[] read(UUID provider) throws Exception {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement("select secret_configuration from provider where id = ?")) {
+                PreparedStatement s = c.prepareStatement("select secret_configuration from provider where id = ?")) {
             s.setObject(1, provider);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();

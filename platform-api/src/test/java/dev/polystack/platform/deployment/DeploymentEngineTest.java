@@ -9,7 +9,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,19 +51,28 @@ class DeploymentEngineTest {
         Map<String, Map<String, Object>> third = s.claimAll();
         assertThat(third.keySet()).containsExactly("app.d");
         @SuppressWarnings("unchecked")
-        List<Object> upstream = (List<Object>) ((Map<String, Object>) third.get("app.d").get("inputs")).get("upstream");
-        assertThat(upstream).as("references are resolved with the dependencies' outputs").containsExactly("out-app.b", "out-app.c");
+        List<Object> upstream =
+                (List<Object>) ((Map<String, Object>) third.get("app.d").get("inputs")).get("upstream");
+        assertThat(upstream)
+                .as("references are resolved with the dependencies' outputs")
+                .containsExactly("out-app.b", "out-app.c");
         s.succeed(third.get("app.d"));
 
         assertThat(s.status(id)).isEqualTo("succeeded");
-        admin().queryParam("outputs", true).get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
-                .then().statusCode(200)
+        admin().queryParam("outputs", true)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .statusCode(200)
                 .body("nodes", hasSize(4))
                 .body("nodes.find { it.id == 'app.d' }.outputs.name", equalTo("out-app.d"))
-                .body("edges.findAll { it.from == 'thing/default/app.d' }.to",
+                .body(
+                        "edges.findAll { it.from == 'thing/default/app.d' }.to",
                         containsInAnyOrder("thing/default/app.b", "thing/default/app.c"));
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/graph", s.org, id)
-                .then().statusCode(200).body("edges", hasSize(4)).body("nodes.status", Matchers.everyItem(equalTo("succeeded")));
+                .then()
+                .statusCode(200)
+                .body("edges", hasSize(4))
+                .body("nodes.status", Matchers.everyItem(equalTo("succeeded")));
     }
 
     @Test
@@ -76,22 +84,31 @@ class DeploymentEngineTest {
         assertThat(ready.keySet()).containsExactlyInAnyOrder("app.a", "app.c");
         s.runner.fail(ready.get("app.a"), "Error: creating thing: quota exceeded");
         s.succeed(ready.get("app.c"));
-        assertThat(s.nodeStatuses(id)).containsEntry("app.a", "failed").containsEntry("app.b", "skipped").containsEntry("app.c", "succeeded");
+        assertThat(s.nodeStatuses(id))
+                .containsEntry("app.a", "failed")
+                .containsEntry("app.b", "skipped")
+                .containsEntry("app.c", "succeeded");
         Map<String, Object> deployment = s.deployment(id);
         assertThat(deployment.get("status")).isEqualTo("failed");
         assertThat(deployment.get("error")).isEqualTo("1 of 3 resources failed");
         @SuppressWarnings("unchecked")
-        Map<String, Object> a = ((List<Map<String, Object>>) deployment.get("nodes")).stream()
-                .filter(n -> n.get("id").equals("app.a")).findFirst().orElseThrow();
+        Map<String, Object> a = ((List<Map<String, Object>>) deployment.get("nodes"))
+                .stream().filter(n -> n.get("id").equals("app.a")).findFirst().orElseThrow();
         assertThat(a.get("error")).isEqualTo("Error: creating thing: quota exceeded: exit code 1");
 
         // the list says what changed and what failed, without the nodes
         Map<String, Object> listed = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("items[0]");
         assertThat(listed.get("id")).isEqualTo(id);
         assertThat(listed.get("nodes")).isNull();
         assertThat(listed.get("changes")).isEqualTo(Map.of("add", 1, "change", 0, "destroy", 0));
-        assertThat(listed.get("failures")).isEqualTo(List.of(Map.of("resource", "app.a", "error", "Error: creating thing: quota exceeded: exit code 1")));
+        assertThat(listed.get("failures"))
+                .isEqualTo(List.of(
+                        Map.of("resource", "app.a", "error", "Error: creating thing: quota exceeded: exit code 1")));
     }
 
     @Test
@@ -99,10 +116,17 @@ class DeploymentEngineTest {
         Scenario s = new Scenario(4);
         s.manifest(graph("a", List.of()));
         s.deploy();
-        s.runner.fail(s.claimAll().get("app.a"), "Error: Invalid count argument\n\n  on main.tf line 3:\n   3:   count = var.n");
+        s.runner.fail(
+                s.claimAll().get("app.a"),
+                "Error: Invalid count argument\n\n  on main.tf line 3:\n   3:   count = var.n");
         Map<String, Object> listed = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
-        assertThat(listed.get("failures")).isEqualTo(List.of(Map.of("resource", "app.a", "error", "Error: Invalid count argument")));
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("items[0]");
+        assertThat(listed.get("failures"))
+                .isEqualTo(List.of(Map.of("resource", "app.a", "error", "Error: Invalid count argument")));
         assertThat(listed.get("changes")).as("nothing reported a change").isNull();
     }
 
@@ -129,7 +153,11 @@ class DeploymentEngineTest {
         assertThat(s.status(third)).isEqualTo("succeeded");
 
         // forced: nothing changed, yet every resource runs again, in order
-        String forced = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        String forced = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         Map<String, Map<String, Object>> forcedFirst = s.claimAll();
         assertThat(forcedFirst.keySet()).containsExactly("app.a");
         s.succeed(forcedFirst.get("app.a"));
@@ -162,7 +190,9 @@ class DeploymentEngineTest {
         s.runner.succeed(third.get("app.a"), Map.of());
         assertThat(s.status(id)).isEqualTo("succeeded");
         admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
-                .then().statusCode(200).body("nodes.id", Matchers.contains("app.c"));
+                .then()
+                .statusCode(200)
+                .body("nodes.id", Matchers.contains("app.c"));
     }
 
     @Test
@@ -170,8 +200,12 @@ class DeploymentEngineTest {
         Scenario s = new Scenario(4);
         s.manifest(graph("a", List.of()));
         String first = s.deploy();
-        String second = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201)
-                .body("status", equalTo("queued")).extract().path("id");
+        String second = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .body("status", equalTo("queued"))
+                .extract()
+                .path("id");
         Map<String, Map<String, Object>> jobs = s.claimAll();
         assertThat(jobs).hasSize(1);
         assertThat(jobs.get("app.a").get("deployment_id")).isEqualTo(first);
@@ -186,12 +220,22 @@ class DeploymentEngineTest {
     void theIdempotencyKeyReturnsTheFirstDeployment() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of()));
-        String first = admin().header("Idempotency-Key", "ci-run-17").body(Map.of("mode", "deploy"))
-                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().statusCode(201).extract().path("id");
-        admin().header("Idempotency-Key", "ci-run-17").body(Map.of("mode", "deploy"))
+        String first = admin().header("Idempotency-Key", "ci-run-17")
+                .body(Map.of("mode", "deploy"))
                 .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200).body("id", equalTo(first));
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().body("items", hasSize(1));
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        admin().header("Idempotency-Key", "ci-run-17")
+                .body(Map.of("mode", "deploy"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .statusCode(200)
+                .body("id", equalTo(first));
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .body("items", hasSize(1));
     }
 
     @Test
@@ -209,8 +253,12 @@ class DeploymentEngineTest {
         assertThat(((Map<?, ?>) changed.get("module")).get("version")).isEqualTo(2);
         s.succeed(changed);
 
-        String rollback = s.create(Map.of("mode", "rollback", "rollback_to", first)).then().statusCode(201)
-                .body("rollback_of", equalTo(first)).extract().path("id");
+        String rollback = s.create(Map.of("mode", "rollback", "rollback_to", first))
+                .then()
+                .statusCode(201)
+                .body("rollback_of", equalTo(first))
+                .extract()
+                .path("id");
         Map<String, Object> again = s.claimAll().get("app.a");
         assertThat(again.get("module")).isEqualTo(original.get("module"));
         assertThat(again.get("inputs")).isEqualTo(original.get("inputs"));
@@ -223,7 +271,9 @@ class DeploymentEngineTest {
         Scenario s = new Scenario(1);
         s.create(Map.of("mode", "rollback")).then().statusCode(400).body("errors[0].pointer", equalTo("/rollback_to"));
         s.create(Map.of("mode", "rollback", "rollback_to", UUID.randomUUID().toString()))
-                .then().statusCode(422).body("errors[0].pointer", equalTo("/rollback_to"));
+                .then()
+                .statusCode(422)
+                .body("errors[0].pointer", equalTo("/rollback_to"));
     }
 
     @Test
@@ -233,7 +283,11 @@ class DeploymentEngineTest {
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
         s.claimAll().values().forEach(s::succeed);
-        String id = s.create(Map.of("mode", "destroy")).then().statusCode(201).extract().path("id");
+        String id = s.create(Map.of("mode", "destroy"))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         Map<String, Map<String, Object>> first = s.claimAll();
         assertThat(first.keySet()).containsExactly("app.b");
         s.runner.succeed(first.get("app.b"), Map.of());
@@ -241,7 +295,9 @@ class DeploymentEngineTest {
         assertThat(second.keySet()).containsExactly("app.a");
         s.runner.succeed(second.get("app.a"), Map.of());
         assertThat(s.status(id)).isEqualTo("succeeded");
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().body("nodes", hasSize(0));
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .body("nodes", hasSize(0));
     }
 
     @Test
@@ -251,8 +307,15 @@ class DeploymentEngineTest {
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
         String destroy = admin().delete("/api/v1/orgs/{org}/projects/shop/envs/prod", s.org)
-                .then().statusCode(202).body("mode", equalTo("destroy")).extract().path("id");
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod", s.org).then().statusCode(200).body("status", equalTo("deleting"));
+                .then()
+                .statusCode(202)
+                .body("mode", equalTo("destroy"))
+                .extract()
+                .path("id");
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod", s.org)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("deleting"));
         s.create(Map.of("mode", "deploy")).then().statusCode(409);
         Map<String, Object> job = s.claimAll().get("app.a");
         assertThat(job.get("deployment_id")).isEqualTo(destroy);
@@ -277,19 +340,25 @@ class DeploymentEngineTest {
     void dryRunShowsTheGraphAndTheDiffAndStoresNothing() {
         Scenario s = new Scenario(4);
         s.manifest(graph("a", List.of(), "b", List.of("a")));
-        admin().body(Map.of("mode", "dry-run")).post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200)
+        admin().body(Map.of("mode", "dry-run"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .statusCode(200)
                 .body("summary.add", equalTo(2))
                 .body("layers", hasSize(2))
                 .body("nodes.find { it.id == 'app.b' }.unknown", Matchers.contains("upstream"))
                 .body("nodes.find { it.id == 'app.a' }.inputs.name", equalTo("prod-app.a"));
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().body("items", hasSize(0));
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .body("items", hasSize(0));
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
         s.claimAll().values().forEach(s::succeed);
         s.manifest(graph("a", List.of()), Map.of("a", 5));
-        admin().body(Map.of("mode", "dry-run")).post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200)
+        admin().body(Map.of("mode", "dry-run"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .statusCode(200)
                 .body("summary.change", equalTo(1))
                 .body("summary.destroy", equalTo(1))
                 .body("nodes.find { it.id == 'app.b' }.change", equalTo("removed"))
@@ -300,13 +369,23 @@ class DeploymentEngineTest {
     void aPlanRunsEveryResourceWithoutApplying() {
         Scenario s = new Scenario(4);
         s.manifest(graph("a", List.of(), "b", List.of("a")));
-        String id = s.create(Map.of("mode", "plan")).then().statusCode(201).extract().path("id");
+        String id = s.create(Map.of("mode", "plan"))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         Map<String, Map<String, Object>> jobs = s.claimAll();
         assertThat(jobs.keySet()).containsExactly("app.a");
         assertThat(jobs.get("app.a").get("operation")).isEqualTo("plan");
-        s.runner.result(jobs.get("app.a").get("job_id"), Map.of("status", "succeeded",
-                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 0))).then().statusCode(204);
+        s.runner
+                .result(
+                        jobs.get("app.a").get("job_id"),
+                        Map.of("status", "succeeded", "plan_summary", Map.of("add", 1, "change", 0, "destroy", 0)))
+                .then()
+                .statusCode(204);
         assertThat(s.nodeStatuses(id)).containsEntry("app.a", "succeeded").containsEntry("app.b", "skipped");
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().body("nodes", hasSize(0));
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .body("nodes", hasSize(0));
     }
 }

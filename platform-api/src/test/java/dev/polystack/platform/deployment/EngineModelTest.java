@@ -56,7 +56,13 @@ class EngineModelTest {
     public static class ShortLeases implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("polystack.jobs.lease", "2s", "polystack.jobs.sweep-interval", "1s", "polystack.jobs.heartbeat-interval", "1s");
+            return Map.of(
+                    "polystack.jobs.lease",
+                    "2s",
+                    "polystack.jobs.sweep-interval",
+                    "1s",
+                    "polystack.jobs.heartbeat-interval",
+                    "1s");
         }
     }
 
@@ -70,6 +76,7 @@ class EngineModelTest {
 
     /** What the model believes: the environment's active resources, and what each deploy was made from. */
     private final Set<String> active = new TreeSet<>();
+
     private final Map<String, Set<String>> manifestOf = new HashMap<>();
     private final Map<String, Map<String, Object>> held = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> abandoned = new LinkedHashMap<>();
@@ -98,12 +105,14 @@ class EngineModelTest {
         drain();
         check("seed " + seed + ", after draining", failuresBefore);
         for (String id : deploymentIds) {
-            assertThat(s.status(id)).as(() -> "seed " + seed + ": deployment " + id + " ended (" + s.deployment(id) + "; engine: "
+            assertThat(s.status(id))
+                    .as(() -> "seed " + seed + ": deployment " + id + " ended (" + s.deployment(id) + "; engine: "
                             + admin().get("/api/v1/admin/engine").asString() + "); " + String.join("\n", log))
                     .isIn("succeeded", "failed", "cancelled");
         }
-        System.out.printf("EngineModelTest: seed %d, %d steps, %d deployments, all ended, no invariant broken%n", seed, steps,
-                deploymentIds.size());
+        System.out.printf(
+                "EngineModelTest: seed %d, %d steps, %d deployments, all ended, no invariant broken%n",
+                seed, steps, deploymentIds.size());
     }
 
     private String step(int step) {
@@ -129,13 +138,16 @@ class EngineModelTest {
         }
         if (dice < 43 && !deploymentIds.isEmpty()) {
             String target = deploymentIds.get(random.nextInt(deploymentIds.size()));
-            int status = admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, target).statusCode();
+            int status = admin().post(
+                            "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, target)
+                    .statusCode();
             assertThat(status).as("cancel").isIn(200, 409);
             return "cancel " + target + " -> " + status;
         }
         if (dice < 46) {
             CompletableFuture<String> one = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy"), 1));
-            CompletableFuture<String> two = CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy", "force", true), 1));
+            CompletableFuture<String> two =
+                    CompletableFuture.supplyAsync(() -> create(Map.of("mode", "deploy", "force", true), 1));
             return "at once: " + one.join() + " | " + two.join();
         }
         if (dice < 50 && !abandoned.isEmpty()) {
@@ -154,21 +166,34 @@ class EngineModelTest {
     private String toggleGate() {
         gated = !gated;
         admin().body(Map.of("approval", gated ? Map.of("deployments", true) : Map.of()))
-                .put("/api/v1/orgs/{org}/env-types/production", s.org).then().statusCode(200);
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(200);
         return gated ? "approval required from now on" : "approval no longer required";
     }
 
     /** A second member approves (or, now and then, rejects) the deployment that waits for approval, if one does. */
     private String decide() {
-        Optional<String> waiting = admin().queryParam("limit", 500).get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
-                .then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("items").stream()
-                .filter(d -> "awaiting_approval".equals(d.get("status"))).map(d -> d.get("id").toString()).findFirst();
+        Optional<String> waiting = admin()
+                .queryParam("limit", 500)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .<Map<String, Object>>getList("items")
+                .stream()
+                .filter(d -> "awaiting_approval".equals(d.get("status")))
+                .map(d -> d.get("id").toString())
+                .findFirst();
         if (waiting.isEmpty()) {
             return "decide: nothing waits";
         }
         String decision = random.nextInt(100) < 25 ? "reject" : "approve";
-        int status = as(approver).body(Map.of("decision", decision))
-                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, waiting.get()).statusCode();
+        int status = as(approver)
+                .body(Map.of("decision", decision))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, waiting.get())
+                .statusCode();
         assertThat(status).as("decide " + waiting.get()).isEqualTo(201);
         return decision + " " + waiting.get() + " -> " + status;
     }
@@ -203,16 +228,28 @@ class EngineModelTest {
     private String create(Map<String, Object> body, int others) {
         // only this thread creates deployments (and the {@code others} beside it): the queue it counts can
         // shrink before the create, and grow only by those
-        long queued = admin().queryParam("limit", 500).get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then()
-                .extract().jsonPath().getList("items.status", String.class).stream().filter("queued"::equals).count();
+        long queued = admin()
+                .queryParam("limit", 500)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("items.status", String.class)
+                .stream()
+                .filter("queued"::equals)
+                .count();
         Response response = s.create(body);
         if (response.statusCode() == 403) {
             // the organization's quota of deployments waiting in one environment (10 by default)
-            assertThat(queued).as(() -> "create " + body + " refused with " + queued + " queued: " + response.asString()).isGreaterThanOrEqualTo(QUEUE_QUOTA - others);
+            assertThat(queued)
+                    .as(() -> "create " + body + " refused with " + queued + " queued: " + response.asString())
+                    .isGreaterThanOrEqualTo(QUEUE_QUOTA - others);
             assertThat(response.jsonPath().getString("quota.name")).isEqualTo("queued_deployments_per_environment");
             return "create " + body + " -> quota";
         }
-        assertThat(response.statusCode()).as(() -> "create " + body + ": " + response.asString()).isIn(201, 409, 422);
+        assertThat(response.statusCode())
+                .as(() -> "create " + body + ": " + response.asString())
+                .isIn(201, 409, 422);
         if (response.statusCode() != 201) {
             return "create " + body + " -> " + response.statusCode();
         }
@@ -220,7 +257,8 @@ class EngineModelTest {
         synchronized (deploymentIds) {
             deploymentIds.add(id);
             if ("deploy".equals(body.get("mode"))) {
-                manifestOf.put(id, Set.copyOf(manifest.stream().map(a -> "app." + a).toList()));
+                manifestOf.put(
+                        id, Set.copyOf(manifest.stream().map(a -> "app." + a).toList()));
             }
         }
         return "create " + body + " -> " + id;
@@ -253,7 +291,8 @@ class EngineModelTest {
     private String report(Map<String, Object> job) {
         boolean fail = random.nextInt(100) < 15;
         String operation = job.get("operation").toString();
-        Map<String, Object> body = fail ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
+        Map<String, Object> body = fail
+                ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
                 : resultOf(job, operation);
         int status = s.runner.result(job.get("job_id"), body).statusCode();
         assertThat(status).as("result").isIn(204, 409);
@@ -278,10 +317,18 @@ class EngineModelTest {
 
     private static Map<String, Object> resultOf(Map<String, Object> job, String operation) {
         String resource = RunnerDriver.resourceOf(job);
-        Map<String, Object> outputs = operation.equals("apply") ? Map.of("name", Map.of("value", "out-" + resource, "sensitive", false))
+        Map<String, Object> outputs = operation.equals("apply")
+                ? Map.of("name", Map.of("value", "out-" + resource, "sensitive", false))
                 : Map.of();
-        return Map.of("status", "succeeded", "outputs", outputs, "resources", List.of(),
-                "plan_summary", Map.of("add", 0, "change", operation.equals("plan") ? 1 : 0, "destroy", 0));
+        return Map.of(
+                "status",
+                "succeeded",
+                "outputs",
+                outputs,
+                "resources",
+                List.of(),
+                "plan_summary",
+                Map.of("add", 0, "change", operation.equals("plan") ? 1 : 0, "destroy", 0));
     }
 
     /** A result after the lease expired is refused and changes nothing. */
@@ -289,7 +336,9 @@ class EngineModelTest {
         String id = abandoned.keySet().iterator().next();
         Map<String, Object> job = abandoned.remove(id);
         sleep(2600);
-        int status = s.runner.result(id, resultOf(job, job.get("operation").toString())).statusCode();
+        int status = s.runner
+                .result(id, resultOf(job, job.get("operation").toString()))
+                .statusCode();
         assertThat(status).as("a result after the lease expired").isEqualTo(409);
         return "late result of " + describe(job) + " -> " + status;
     }
@@ -309,47 +358,85 @@ class EngineModelTest {
                 idle++;
             } else {
                 idle = 0;
-                accepted(job, s.runner.result(job.get("job_id"), resultOf(job, job.get("operation").toString())).statusCode());
+                accepted(
+                        job,
+                        s.runner
+                                .result(
+                                        job.get("job_id"),
+                                        resultOf(job, job.get("operation").toString()))
+                                .statusCode());
             }
         }
     }
 
     private List<String> unfinished() {
-        return deploymentIds.stream().filter(id -> !Set.of("succeeded", "failed", "cancelled").contains(s.status(id))).toList();
+        return deploymentIds.stream()
+                .filter(id -> !Set.of("succeeded", "failed", "cancelled").contains(s.status(id)))
+                .toList();
     }
 
     private void check(String where, double failuresBefore) {
         String history = String.join("\n", log);
         List<Map<String, Object>> deployments = admin().queryParam("limit", 500)
-                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org).then().statusCode(200).extract().jsonPath()
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
                 .getList("items");
-        assertThat(deployments.stream().filter(d -> Set.of("running", "awaiting_approval").contains(d.get("status"))).count())
-                .as(() -> where + ": deployments running or awaiting approval at once\n" + history).isLessThanOrEqualTo(1);
+        assertThat(deployments.stream()
+                        .filter(d -> Set.of("running", "awaiting_approval").contains(d.get("status")))
+                        .count())
+                .as(() -> where + ": deployments running or awaiting approval at once\n" + history)
+                .isLessThanOrEqualTo(1);
         @SuppressWarnings("unchecked")
-        List<Object> doubled = entityManager.createNativeQuery(
-                "select node_id from job where status = 'running' group by node_id having count(*) > 1").getResultList();
-        assertThat(doubled).as(() -> where + ": nodes with two running jobs\n" + history).isEmpty();
-        List<String> actual = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
-                .extract().jsonPath().getList("nodes.id", String.class).stream().sorted().toList();
+        List<Object> doubled = entityManager
+                .createNativeQuery(
+                        "select node_id from job where status = 'running' group by node_id having count(*) > 1")
+                .getResultList();
+        assertThat(doubled)
+                .as(() -> where + ": nodes with two running jobs\n" + history)
+                .isEmpty();
+        List<String> actual = admin()
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("nodes.id", String.class)
+                .stream()
+                .sorted()
+                .toList();
         assertThat(actual).as(() -> where + ": active resources\n" + history).containsExactlyElementsOf(active);
         for (Map<String, Object> deployment : deployments) {
             Set<String> expected = manifestOf.get(deployment.get("id").toString());
-            if (expected != null && "succeeded".equals(deployment.get("status")) && deployment.get("id").equals(lastEnded(deployments))) {
-                assertThat(actual).as(() -> where + ": a succeeded deploy leaves exactly its manifest's resources\n" + history)
+            if (expected != null
+                    && "succeeded".equals(deployment.get("status"))
+                    && deployment.get("id").equals(lastEnded(deployments))) {
+                assertThat(actual)
+                        .as(() -> where + ": a succeeded deploy leaves exactly its manifest's resources\n" + history)
                         .containsExactlyInAnyOrderElementsOf(expected);
             }
         }
-        assertThat(advanceFailures() - failuresBefore).as(() -> where + ": advances that failed\n" + history).isZero();
+        assertThat(advanceFailures() - failuresBefore)
+                .as(() -> where + ": advances that failed\n" + history)
+                .isZero();
     }
 
     /** The deployment that ended last, when nothing has run since. */
     private static Object lastEnded(List<Map<String, Object>> deployments) {
-        boolean busy = deployments.stream().anyMatch(d -> Set.of("queued", "running").contains(String.valueOf(d.get("status"))));
+        boolean busy = deployments.stream()
+                .anyMatch(d -> Set.of("queued", "running").contains(String.valueOf(d.get("status"))));
         if (busy) {
             return null;
         }
-        return deployments.stream().filter(d -> d.get("finished_at") != null)
-                .max((x, y) -> x.get("finished_at").toString().compareTo(y.get("finished_at").toString())).map(d -> d.get("id")).orElse(null);
+        return deployments.stream()
+                .filter(d -> d.get("finished_at") != null)
+                .max((x, y) -> x.get("finished_at")
+                        .toString()
+                        .compareTo(y.get("finished_at").toString()))
+                .map(d -> d.get("id"))
+                .orElse(null);
     }
 
     private double advanceFailures() {

@@ -49,27 +49,45 @@ class ResourceGraphCachingTest {
         settled.then().statusCode(200);
         String etag = settled.header("ETag");
         assertThat(etag).as("ETag of a settled graph").isNotBlank();
-        assertThat(settled.header("Cache-Control")).as("a client may keep it but must ask again").isEqualTo("private, no-cache");
+        assertThat(settled.header("Cache-Control"))
+                .as("a client may keep it but must ask again")
+                .isEqualTo("private, no-cache");
 
         Response again = admin().header("If-None-Match", etag).get(GRAPH, s.org);
         again.then().statusCode(304);
         assertThat(again.body().asByteArray()).isEmpty();
         assertThat(again.header("ETag")).isEqualTo(etag);
-        assertThat(admin().header("If-None-Match", "W/\"other\", " + etag).get(GRAPH, s.org).statusCode())
-                .as("one of a list of ETags").isEqualTo(304);
-        assertThat(admin().header("If-None-Match", "W/\"other\"").get(GRAPH, s.org).statusCode()).isEqualTo(200);
+        assertThat(admin().header("If-None-Match", "W/\"other\", " + etag)
+                        .get(GRAPH, s.org)
+                        .statusCode())
+                .as("one of a list of ETags")
+                .isEqualTo(304);
+        assertThat(admin().header("If-None-Match", "W/\"other\"")
+                        .get(GRAPH, s.org)
+                        .statusCode())
+                .isEqualTo(200);
 
         // the outputs are another representation, with their own ETag
         Response withOutputs = admin().queryParam("outputs", true).get(GRAPH, s.org);
         withOutputs.then().statusCode(200);
         assertThat(withOutputs.header("ETag")).isNotBlank().isNotEqualTo(etag);
-        assertThat(admin().queryParam("outputs", true).header("If-None-Match", etag).get(GRAPH, s.org).statusCode()).isEqualTo(200);
+        assertThat(admin().queryParam("outputs", true)
+                        .header("If-None-Match", etag)
+                        .get(GRAPH, s.org)
+                        .statusCode())
+                .isEqualTo(200);
 
         // a queued deployment shows its pending nodes: not what the client has
-        String second = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        String second = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         Response changing = admin().header("If-None-Match", etag).get(GRAPH, s.org);
         changing.then().statusCode(200);
-        assertThat(changing.header("ETag")).as("no ETag while a deployment can change the graph").isNull();
+        assertThat(changing.header("ETag"))
+                .as("no ETag while a deployment can change the graph")
+                .isNull();
         s.claimAll().values().forEach(s::succeed);
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(second)).isEqualTo("succeeded");
@@ -89,11 +107,16 @@ class ResourceGraphCachingTest {
         Response first = admin().get(GRAPH, s.org);
         Response kept = admin().get(GRAPH, s.org);
         assertThat(kept.header("ETag")).isEqualTo(first.header("ETag"));
-        assertThat(kept.asString()).isEqualTo(first.asString()).contains("\"id\":\"app.a\"").doesNotContain("app.b");
+        assertThat(kept.asString())
+                .isEqualTo(first.asString())
+                .contains("\"id\":\"app.a\"")
+                .doesNotContain("app.b");
 
         s.manifest(graph("a", List.of(), "b", List.of("a")));
         String second = s.deploy();
-        assertThat(admin().get(GRAPH, s.org).header("ETag")).as("nothing is kept while it runs").isNull();
+        assertThat(admin().get(GRAPH, s.org).header("ETag"))
+                .as("nothing is kept while it runs")
+                .isNull();
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(second)).isEqualTo("succeeded");
         Response after = admin().get(GRAPH, s.org);
@@ -116,11 +139,13 @@ class ResourceGraphCachingTest {
     }
 
     private static HttpResponse<byte[]> raw(URI uri, String acceptEncoding) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN);
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + PostgresResource.ADMIN_TOKEN);
         if (acceptEncoding != null) {
             request.header("Accept-Encoding", acceptEncoding);
         }
-        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response =
+                HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).isEqualTo(200);
         return response;
     }
@@ -134,7 +159,8 @@ class ResourceGraphCachingTest {
         String id = s.deploy();
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(id)).isEqualTo("succeeded");
-        assertThat(admin().header("If-None-Match", etag).get(GRAPH, s.org).statusCode()).isEqualTo(200);
+        assertThat(admin().header("If-None-Match", etag).get(GRAPH, s.org).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -143,7 +169,10 @@ class ResourceGraphCachingTest {
         s.manifest(graph("a", List.of()));
         String etag = admin().get(GRAPH, s.org).then().statusCode(200).extract().header("ETag");
         String stranger = Api.tokenFor(Api.createOrg(), "viewer");
-        assertThat(Api.as(stranger).header("If-None-Match", etag).get(GRAPH, s.org).statusCode())
+        assertThat(Api.as(stranger)
+                        .header("If-None-Match", etag)
+                        .get(GRAPH, s.org)
+                        .statusCode())
                 .as("a caller without a role in the organization learns nothing, not even that it is unchanged")
                 .isIn(403, 404);
     }
@@ -154,12 +183,15 @@ class ResourceGraphCachingTest {
         s.manifest(graph("a", List.of()));
         String id = s.deploy();
         String path = "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}";
-        assertThat(admin().get(path, s.org, id).header("ETag")).as("a running deployment changes").isNull();
+        assertThat(admin().get(path, s.org, id).header("ETag"))
+                .as("a running deployment changes")
+                .isNull();
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(id)).isEqualTo("succeeded");
         Response ended = admin().get(path, s.org, id);
         String etag = ended.header("ETag");
         assertThat(etag).isNotBlank();
-        assertThat(admin().header("If-None-Match", etag).get(path, s.org, id).statusCode()).isEqualTo(304);
+        assertThat(admin().header("If-None-Match", etag).get(path, s.org, id).statusCode())
+                .isEqualTo(304);
     }
 }

@@ -45,12 +45,24 @@ class SecretsAtRestTest {
         String outputSecret = "output-secret-" + s.org;
         String stateMarker = "state-marker-" + s.org;
         admin().get("/api/v1/orgs/{org}/modules/thing", s.org).then().statusCode(200);
-        admin().body(Map.of("resource_type", "thing", "module_source", "inline", "module_source_code", Scenario.DECLARATIONS + "variable \"password\" {\n  sensitive = true\n}\n",
-                        "module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true)),
-                        "module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"),
-                        "provider_mapping", Map.of("null", "null.default"),
-                        "secret_inputs", Map.of("password", moduleSecret)))
-                .put("/api/v1/orgs/{org}/modules/thing", s.org).then().statusCode(200);
+        admin().body(Map.of(
+                        "resource_type",
+                        "thing",
+                        "module_source",
+                        "inline",
+                        "module_source_code",
+                        Scenario.DECLARATIONS + "variable \"password\" {\n  sensitive = true\n}\n",
+                        "module_params",
+                        Map.of("upstream", Map.of("type", "any", "is_optional", true)),
+                        "module_inputs",
+                        Map.of("name", "${context.env_id}-${context.res_id}"),
+                        "provider_mapping",
+                        Map.of("null", "null.default"),
+                        "secret_inputs",
+                        Map.of("password", moduleSecret)))
+                .put("/api/v1/orgs/{org}/modules/thing", s.org)
+                .then()
+                .statusCode(200);
         s.manifest(graph("a", List.of()));
         s.deploy();
         Map<String, Object> job = s.claimAll().get("app.a");
@@ -58,27 +70,61 @@ class SecretsAtRestTest {
         assertThat(String.valueOf(job.get("sensitive_inputs"))).contains("password");
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = "Basic " + Base64.getEncoder().encodeToString((state.get("username") + ":" + state.get("password")).getBytes(StandardCharsets.UTF_8));
+        String auth = "Basic "
+                + Base64.getEncoder()
+                        .encodeToString(
+                                (state.get("username") + ":" + state.get("password")).getBytes(StandardCharsets.UTF_8));
         String address = URI.create(state.get("address").toString()).getPath();
-        given().header("Authorization", auth).body("{\"ID\":\"l\"}").request("LOCK", address).then().statusCode(200);
-        given().header("Authorization", auth).contentType("application/json")
-                .body("{\"version\":4,\"serial\":1,\"lineage\":\"x\",\"outputs\":{\"m\":{\"value\":\"" + stateMarker + "\"}},\"resources\":[]}")
-                .queryParam("ID", "l").post(address).then().statusCode(200);
+        given().header("Authorization", auth)
+                .body("{\"ID\":\"l\"}")
+                .request("LOCK", address)
+                .then()
+                .statusCode(200);
+        given().header("Authorization", auth)
+                .contentType("application/json")
+                .body("{\"version\":4,\"serial\":1,\"lineage\":\"x\",\"outputs\":{\"m\":{\"value\":\"" + stateMarker
+                        + "\"}},\"resources\":[]}")
+                .queryParam("ID", "l")
+                .post(address)
+                .then()
+                .statusCode(200);
         s.runner.log(job.get("job_id"), 0, "password is " + moduleSecret, "token " + Scenario.PROVIDER_SECRET);
-        s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
-                "outputs", Map.of("name", Map.of("value", "n", "sensitive", false), "pw", Map.of("value", outputSecret, "sensitive", true))))
-                .then().statusCode(204);
-        admin().queryParam("outputs", true).get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+        s.runner
+                .result(
+                        job.get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "outputs",
+                                Map.of(
+                                        "name",
+                                        Map.of("value", "n", "sensitive", false),
+                                        "pw",
+                                        Map.of("value", outputSecret, "sensitive", true))))
+                .then()
+                .statusCode(204);
+        admin().queryParam("outputs", true)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .statusCode(200)
                 .body("nodes[0].outputs.pw", Matchers.is("***"))
                 .body("nodes[0].outputs.name", Matchers.is("n"));
         // not asked for: no outputs, and nothing opened
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .statusCode(200)
                 .body("nodes[0].id", Matchers.notNullValue())
                 .body("nodes[0].outputs", Matchers.nullValue());
 
-        List<String> secrets = List.of(Scenario.PROVIDER_SECRET, moduleSecret, outputSecret, stateMarker, state.get("password").toString());
+        List<String> secrets = List.of(
+                Scenario.PROVIDER_SECRET,
+                moduleSecret,
+                outputSecret,
+                stateMarker,
+                state.get("password").toString());
         List<String> leaks = new ArrayList<>();
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
             List<String> tables = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery("select tablename from pg_tables where schemaname = 'public'")) {
                 while (rs.next()) {

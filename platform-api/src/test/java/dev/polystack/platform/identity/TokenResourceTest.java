@@ -28,13 +28,19 @@ class TokenResourceTest {
     void aCallerMakesListsAndRevokesItsOwnTokens() {
         String org = createOrg();
         String token = tokenFor(org, "developer");
-        var created = as(token).body(Map.of("name", "laptop")).post("/api/v1/tokens")
-                .then().statusCode(201)
+        var created = as(token)
+                .body(Map.of("name", "laptop"))
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
                 .body("token", matchesPattern("^pst_[A-Za-z0-9_-]{43}$"))
                 .extract();
         String second = created.path("token");
         as(second).get("/api/v1/tokens").then().statusCode(200).body("items.name", hasItem("laptop"));
-        as(token).delete("/api/v1/tokens/{id}", created.path("id").toString()).then().statusCode(200);
+        as(token)
+                .delete("/api/v1/tokens/{id}", created.path("id").toString())
+                .then()
+                .statusCode(200);
         problem(as(second).get("/api/v1/tokens"), 401, "unauthenticated");
     }
 
@@ -42,12 +48,23 @@ class TokenResourceTest {
     void aTokensUseIsRecordedAndAnExpiredOrRevokedOneIsRefused() {
         String org = createOrg();
         String token = tokenFor(org, "developer");
-        var created = as(token).body(Map.of("name", "ci")).post("/api/v1/tokens").then().statusCode(201).extract();
+        var created = as(token)
+                .body(Map.of("name", "ci"))
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
+                .extract();
         String ci = created.path("token");
         as(token).get("/api/v1/tokens").then().body("items.find { it.name == 'ci' }.last_used_at", nullValue());
-        as(ci).get("/api/v1/me").then().statusCode(200).body("name", equalTo(as(token).get("/api/v1/me").path("name")));
+        as(ci).get("/api/v1/me")
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(as(token).get("/api/v1/me").path("name")));
         as(token).get("/api/v1/tokens").then().body("items.find { it.name == 'ci' }.last_used_at", notNullValue());
-        as(token).delete("/api/v1/tokens/{id}", created.path("id").toString()).then().statusCode(200);
+        as(token)
+                .delete("/api/v1/tokens/{id}", created.path("id").toString())
+                .then()
+                .statusCode(200);
         problem(as(ci).get("/api/v1/me"), 401, "unauthenticated");
     }
 
@@ -55,8 +72,13 @@ class TokenResourceTest {
     void nobodyRevokesSomeoneElsesToken() {
         String org = createOrg();
         String mine = tokenFor(org, "owner");
-        String theirsId = as(tokenFor(org, "viewer")).body(Map.of("name", "x")).post("/api/v1/tokens")
-                .then().statusCode(201).extract().path("id");
+        String theirsId = as(tokenFor(org, "viewer"))
+                .body(Map.of("name", "x"))
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         problem(as(mine).delete("/api/v1/tokens/{id}", theirsId), 404, "not-found");
         problem(as(mine).delete("/api/v1/tokens/{id}", UUID.randomUUID().toString()), 404, "not-found");
     }
@@ -69,7 +91,11 @@ class TokenResourceTest {
 
     @Test
     void theAdministratorIsAnInstanceAdmin() {
-        admin().get("/api/v1/me").then().statusCode(200).body("instance_admin", equalTo(true)).body("name", equalTo("admin"));
+        admin().get("/api/v1/me")
+                .then()
+                .statusCode(200)
+                .body("instance_admin", equalTo(true))
+                .body("name", equalTo("admin"));
         problem(anonymous().get("/api/v1/me"), 401, "unauthenticated");
     }
 }

@@ -48,13 +48,24 @@ class CheckSchedulingTest {
     }
 
     private static void scheduleType(Scenario s, Map<String, Object> checks) {
-        admin().body(Map.of("checks", checks)).put("/api/v1/orgs/{org}/env-types/production", s.org).then().statusCode(200)
+        admin().body(Map.of("checks", checks))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(200)
                 .body("checks.interval_minutes", equalTo(checks.get("interval_minutes")));
     }
 
     private static List<Map<String, Object>> checks(Scenario s) {
-        return admin().get(ENV + "/deployments", s.org).then().statusCode(200).extract().jsonPath()
-                .<Map<String, Object>>getList("items").stream().filter(d -> "check".equals(d.get("mode"))).toList();
+        return admin()
+                .get(ENV + "/deployments", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .<Map<String, Object>>getList("items")
+                .stream()
+                .filter(d -> "check".equals(d.get("mode")))
+                .toList();
     }
 
     /** How many checks the scheduler started in this scenario's organization (other tests' are not ours to count). */
@@ -68,18 +79,36 @@ class CheckSchedulingTest {
     void anEnvironmentIsCheckedWhenItsTypesIntervalHasPassedSinceItsLastDeploymentOrCheck() {
         Scenario s = deployed();
         Instant now = Instant.now();
-        assertThat(startedIn(s, now.plus(Duration.ofHours(1)))).as("no schedule, no check").isZero();
+        assertThat(startedIn(s, now.plus(Duration.ofHours(1))))
+                .as("no schedule, no check")
+                .isZero();
 
         scheduleType(s, Map.of("interval_minutes", 30));
-        assertThat(startedIn(s, now.plus(Duration.ofMinutes(20)))).as("deployed 20 minutes before").isZero();
+        assertThat(startedIn(s, now.plus(Duration.ofMinutes(20))))
+                .as("deployed 20 minutes before")
+                .isZero();
         assertThat(startedIn(s, now.plus(Duration.ofMinutes(31)))).isEqualTo(1);
         Map<String, Object> check = checks(s).get(0);
         assertThat(check.get("created_by")).isEqualTo("scheduled check");
-        assertThat(startedIn(s, now.plus(Duration.ofMinutes(31)))).as("one runs already").isZero();
+        assertThat(startedIn(s, now.plus(Duration.ofMinutes(31))))
+                .as("one runs already")
+                .isZero();
 
-        s.claimAll().values().forEach(job -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
-                "check", Map.of("drifted", false, "changes_pending", false))).then().statusCode(204));
-        assertThat(startedIn(s, now.plus(Duration.ofMinutes(20)))).as("checked just now").isZero();
+        s.claimAll()
+                .values()
+                .forEach(job -> s.runner
+                        .result(
+                                job.get("job_id"),
+                                Map.of(
+                                        "status",
+                                        "succeeded",
+                                        "check",
+                                        Map.of("drifted", false, "changes_pending", false)))
+                        .then()
+                        .statusCode(204));
+        assertThat(startedIn(s, now.plus(Duration.ofMinutes(20))))
+                .as("checked just now")
+                .isZero();
         assertThat(startedIn(s, now.plus(Duration.ofMinutes(61)))).isEqualTo(1);
     }
 
@@ -89,16 +118,24 @@ class CheckSchedulingTest {
         Instant later = Instant.now().plus(Duration.ofHours(2));
         scheduleType(s, Map.of("interval_minutes", 10));
         admin().body(Map.of("env_type_id", "production", "checks", Map.of("interval_minutes", 0)))
-                .put(ENV, s.org).then().statusCode(200).body("checks.interval_minutes", equalTo(0));
+                .put(ENV, s.org)
+                .then()
+                .statusCode(200)
+                .body("checks.interval_minutes", equalTo(0));
         assertThat(startedIn(s, later)).as("switched off for this environment").isZero();
 
         LocalTime at = LocalTime.ofInstant(later, ZoneOffset.UTC);
         String elsewhere = "%02d:00-%02d:00".formatted((at.getHour() + 2) % 24, (at.getHour() + 3) % 24);
         admin().body(Map.of("env_type_id", "production", "checks", Map.of("interval_minutes", 10, "window", elsewhere)))
-                .put(ENV, s.org).then().statusCode(200);
+                .put(ENV, s.org)
+                .then()
+                .statusCode(200);
         assertThat(startedIn(s, later)).as("outside the window " + elsewhere).isZero();
 
-        admin().body(Map.of("env_type_id", "production", "checks", Map.of())).put(ENV, s.org).then().statusCode(200)
+        admin().body(Map.of("env_type_id", "production", "checks", Map.of()))
+                .put(ENV, s.org)
+                .then()
+                .statusCode(200)
                 .body("checks", org.hamcrest.Matchers.nullValue());
         assertThat(startedIn(s, later)).as("back to the type's schedule").isEqualTo(1);
     }
@@ -130,15 +167,30 @@ class CheckSchedulingTest {
     @Test
     void aScheduleIsValidated() {
         Scenario s = new Scenario(1);
-        admin().body(Map.of("checks", Map.of("interval_minutes", 5))).put("/api/v1/orgs/{org}/env-types/production", s.org)
-                .then().statusCode(400).body("errors[0].pointer", equalTo("/checks/interval_minutes"));
+        admin().body(Map.of("checks", Map.of("interval_minutes", 5)))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(400)
+                .body("errors[0].pointer", equalTo("/checks/interval_minutes"));
         admin().body(Map.of("checks", Map.of("interval_minutes", 60, "window", "25:00-26:00")))
-                .put("/api/v1/orgs/{org}/env-types/production", s.org).then().statusCode(400);
-        admin().body(Map.of("id", "nightly", "checks", Map.of("interval_minutes", 60, "window", "22:00-06:00", "refresh_only", true)))
-                .post("/api/v1/orgs/{org}/env-types", s.org).then().statusCode(201)
-                .body("checks.window", equalTo("22:00-06:00")).body("checks.refresh_only", equalTo(true));
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(400);
+        admin().body(Map.of(
+                        "id",
+                        "nightly",
+                        "checks",
+                        Map.of("interval_minutes", 60, "window", "22:00-06:00", "refresh_only", true)))
+                .post("/api/v1/orgs/{org}/env-types", s.org)
+                .then()
+                .statusCode(201)
+                .body("checks.window", equalTo("22:00-06:00"))
+                .body("checks.refresh_only", equalTo(true));
         // an update without checks leaves them as they are
-        admin().body(Map.of("description", "nightly checks")).put("/api/v1/orgs/{org}/env-types/nightly", s.org).then()
-                .statusCode(200).body("checks.interval_minutes", equalTo(60));
+        admin().body(Map.of("description", "nightly checks"))
+                .put("/api/v1/orgs/{org}/env-types/nightly", s.org)
+                .then()
+                .statusCode(200)
+                .body("checks.interval_minutes", equalTo(60));
     }
 }

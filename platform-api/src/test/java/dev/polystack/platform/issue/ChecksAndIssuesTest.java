@@ -4,13 +4,13 @@ import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -62,33 +62,77 @@ class ChecksAndIssuesTest {
         return startCheck(s, body).then().statusCode(201).extract().path("id");
     }
 
-    private static Map<String, Object> report(boolean drifted, boolean changes, List<Map<String, Object>> drift,
-                                              List<Map<String, Object>> planned) {
-        return Map.of("drifted", drifted, "changes_pending", changes, "drift", drift, "changes", planned, "relevant_attributes", List.of());
+    private static Map<String, Object> report(
+            boolean drifted, boolean changes, List<Map<String, Object>> drift, List<Map<String, Object>> planned) {
+        return Map.of(
+                "drifted",
+                drifted,
+                "changes_pending",
+                changes,
+                "drift",
+                drift,
+                "changes",
+                planned,
+                "relevant_attributes",
+                List.of());
     }
 
-    private static final Map<String, Object> IN_PLACE = report(true, true,
-            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"),
-                    "attributes", List.of(Map.of("path", "input", "before", "prod-app.a", "after", "changed by hand")))),
+    private static final Map<String, Object> IN_PLACE = report(
+            true,
+            true,
+            List.of(Map.of(
+                    "address",
+                    "module.main.terraform_data.this",
+                    "actions",
+                    List.of("update"),
+                    "attributes",
+                    List.of(Map.of("path", "input", "before", "prod-app.a", "after", "changed by hand")))),
             List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
 
-    private static final Map<String, Object> REPLACE = report(false, true, List.of(),
-            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"),
-                    "action_reason", "replace_because_cannot_update")));
+    private static final Map<String, Object> REPLACE = report(
+            false,
+            true,
+            List.of(),
+            List.of(Map.of(
+                    "address",
+                    "module.main.terraform_data.this",
+                    "actions",
+                    List.of("delete", "create"),
+                    "action_reason",
+                    "replace_because_cannot_update")));
 
     private static final Map<String, Object> CLEAN = report(false, false, List.of(), List.of());
 
     private static void reportCheck(Scenario s, Map<String, Object> job, Map<String, Object> report) {
-        s.runner.result(job.get("job_id"), Map.of("status", "succeeded", "check", report,
-                "plan_summary", Map.of("add", 0, "change", 0, "destroy", 0))).then().statusCode(204);
+        s.runner
+                .result(
+                        job.get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "check",
+                                report,
+                                "plan_summary",
+                                Map.of("add", 0, "change", 0, "destroy", 0)))
+                .then()
+                .statusCode(204);
     }
 
     private static List<Map<String, Object>> issues(Scenario s, String query) {
-        return admin().get(ENV + "/issues" + query, s.org).then().statusCode(200).extract().jsonPath().getList("items");
+        return admin().get(ENV + "/issues" + query, s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
     }
 
     private static String activeModuleVersion(Scenario s, String resource) {
-        return admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath()
+        return admin().get(ENV + "/resource-graph", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
                 .getString("nodes.find { it.id == '" + resource + "' }.module_version");
     }
 
@@ -99,8 +143,12 @@ class ChecksAndIssuesTest {
         // a new module version is not deployed: the check must still use what was applied
         s.defineModule("resource \"terraform_data\" \"this\" { input = \"v2-${var.name}\" }");
 
-        String check = startCheck(s, Map.of("refresh_only", true)).then().statusCode(201)
-                .body("mode", org.hamcrest.Matchers.equalTo("check")).extract().path("id");
+        String check = startCheck(s, Map.of("refresh_only", true))
+                .then()
+                .statusCode(201)
+                .body("mode", org.hamcrest.Matchers.equalTo("check"))
+                .extract()
+                .path("id");
         Map<String, Map<String, Object>> jobs = s.claimAll();
         assertThat(jobs).containsOnlyKeys("app.a", "app.b");
         Map<String, Object> a = jobs.get("app.a");
@@ -109,7 +157,9 @@ class ChecksAndIssuesTest {
         assertThat(a.get("deployment_id")).isEqualTo(check);
         @SuppressWarnings("unchecked")
         Map<String, Object> module = (Map<String, Object>) a.get("module");
-        assertThat(module.get("version")).as("the module version last applied, not the newest").isEqualTo(1);
+        assertThat(module.get("version"))
+                .as("the module version last applied, not the newest")
+                .isEqualTo(1);
         assertThat((String) module.get("code")).doesNotContain("v2-");
         @SuppressWarnings("unchecked")
         Map<String, Object> inputs = (Map<String, Object>) a.get("inputs");
@@ -118,7 +168,9 @@ class ChecksAndIssuesTest {
         reportCheck(s, a, IN_PLACE);
         reportCheck(s, jobs.get("app.b"), CLEAN);
         assertThat(s.status(check)).isEqualTo("succeeded");
-        assertThat(activeModuleVersion(s, "app.a")).as("a check changes no active resource").isEqualTo(moduleVersionBefore);
+        assertThat(activeModuleVersion(s, "app.a"))
+                .as("a check changes no active resource")
+                .isEqualTo(moduleVersionBefore);
 
         List<Map<String, Object>> open = issues(s, "?state=open&kind=drift");
         assertThat(open).singleElement().satisfies(issue -> {
@@ -126,15 +178,21 @@ class ChecksAndIssuesTest {
             assertThat(issue.get("resource")).isEqualTo("thing/default/app.a");
             assertThat(issue.get("project")).isEqualTo("shop");
             assertThat(issue.get("env")).isEqualTo("prod");
-            assertThat((String) issue.get("summary")).contains("changed outside Polystack", "module.main.terraform_data.this (input)");
+            assertThat((String) issue.get("summary"))
+                    .contains("changed outside Polystack", "module.main.terraform_data.this (input)");
             assertThat(issue.get("seen_by")).isEqualTo(check);
             assertThat(issue.toString()).contains("changed by hand");
         });
-        var graph = admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath();
+        var graph = admin().get(ENV + "/resource-graph", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         // each also has a module-outdated issue: the rules pick version 2 now
         assertThat(graph.getInt("nodes.find { it.id == 'app.a' }.issues")).isEqualTo(2);
         assertThat(graph.getInt("nodes.find { it.id == 'app.b' }.issues")).isEqualTo(1);
-        assertThat(graph.getString("nodes.find { it.id == 'app.a' }.status")).as("how the resource is, not how its check went")
+        assertThat(graph.getString("nodes.find { it.id == 'app.a' }.status"))
+                .as("how the resource is, not how its check went")
                 .isEqualTo("succeeded");
         String issueId = (String) open.get(0).get("id");
         String firstSeen = (String) open.get(0).get("first_seen");
@@ -151,7 +209,9 @@ class ChecksAndIssuesTest {
         // a refresh-only check sees only the world, not the configuration: finding nothing, it resolves nothing
         check(s, Map.of("refresh_only", true));
         s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
-        assertThat(issues(s, "?state=open&kind=drift")).extracting(i -> i.get("id")).containsExactly(issueId);
+        assertThat(issues(s, "?state=open&kind=drift"))
+                .extracting(i -> i.get("id"))
+                .containsExactly(issueId);
 
         // gone: resolved, saying which check showed it
         String clean = check(s);
@@ -171,17 +231,23 @@ class ChecksAndIssuesTest {
         s.claimAll().values().forEach(job -> reportCheck(s, job, REPLACE));
         assertThat(issues(s, "?state=open")).singleElement().satisfies(issue -> {
             assertThat(issue.get("kind")).isEqualTo("destructive-drift");
-            assertThat((String) issue.get("summary")).contains("replaces module.main.terraform_data.this (replace_because_cannot_update)");
+            assertThat((String) issue.get("summary"))
+                    .contains("replaces module.main.terraform_data.this (replace_because_cannot_update)");
         });
         // the drift turns out to be in place after all: one issue of the new kind, the old one resolved
         check(s);
         s.claimAll().values().forEach(job -> reportCheck(s, job, IN_PLACE));
         assertThat(issues(s, "?state=open")).extracting(i -> i.get("kind")).containsExactly("drift");
 
-        String forced = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        String forced = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         s.claimAll().values().forEach(s::succeed);
         assertThat(issues(s, "?state=open")).isEmpty();
-        assertThat(issues(s, "?kind=drift")).singleElement()
+        assertThat(issues(s, "?kind=drift"))
+                .singleElement()
                 .satisfies(issue -> assertThat(issue.get("resolved_by")).isEqualTo(forced));
     }
 
@@ -203,17 +269,25 @@ class ChecksAndIssuesTest {
         assertThat(s.nodeStatuses(check)).containsEntry("app.a", "skipped");
         // a check that fails opens its own issue
         s.runner.fail(jobs.get("app.b"), "Error: could not reach the API");
-        assertThat(issues(s, "?state=open&kind=check-failed")).singleElement()
+        assertThat(issues(s, "?state=open&kind=check-failed"))
+                .singleElement()
                 .satisfies(issue -> assertThat((String) issue.get("summary")).contains("could not reach the API"));
-        assertThat(admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath()
-                .getString("nodes.find { it.id == 'app.b' }.status")).as("its last deployment's status, not its failed check's")
+        assertThat(admin().get(ENV + "/resource-graph", s.org)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getString("nodes.find { it.id == 'app.b' }.status"))
+                .as("its last deployment's status, not its failed check's")
                 .isEqualTo("unchanged");
 
         String fixed = s.deploy();
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(fixed)).isEqualTo("succeeded");
-        assertThat(issues(s, "?state=open")).as("the apply of a resolves its failure; b was unchanged, its failed check stays")
-                .extracting(i -> i.get("kind") + " " + i.get("resource")).containsExactly("check-failed thing/default/app.b");
+        assertThat(issues(s, "?state=open"))
+                .as("the apply of a resolves its failure; b was unchanged, its failed check stays")
+                .extracting(i -> i.get("kind") + " " + i.get("resource"))
+                .containsExactly("check-failed thing/default/app.b");
     }
 
     @Test
@@ -222,7 +296,9 @@ class ChecksAndIssuesTest {
         // a deployment waits: no check
         s.manifest(graph("a", List.of()), Map.of("a", 3));
         String deployment = s.deploy();
-        startCheck(s, Map.of()).then().statusCode(409)
+        startCheck(s, Map.of())
+                .then()
+                .statusCode(409)
                 .contentType(containsString("application/problem+json"))
                 .body("detail", containsString("checks run when the environment has no deployment running or waiting"));
         s.claimAll().values().forEach(s::succeed);
@@ -232,18 +308,34 @@ class ChecksAndIssuesTest {
         String check = check(s);
         Map<String, Map<String, Object>> jobs = s.claimAll();
         assertThat(jobs).hasSize(1);
-        String next = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        String next = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         assertThat(s.status(next)).isEqualTo("queued");
         Map<String, Object> job = jobs.values().iterator().next();
-        s.runner.heartbeat(job.get("job_id")).then().statusCode(200).body("cancelled", org.hamcrest.Matchers.equalTo(true));
-        s.runner.result(job.get("job_id"), Map.of("status", "cancelled", "error", Map.of("summary", "cancelled"))).then().statusCode(204);
+        s.runner
+                .heartbeat(job.get("job_id"))
+                .then()
+                .statusCode(200)
+                .body("cancelled", org.hamcrest.Matchers.equalTo(true));
+        s.runner
+                .result(job.get("job_id"), Map.of("status", "cancelled", "error", Map.of("summary", "cancelled")))
+                .then()
+                .statusCode(204);
         assertThat(s.status(check)).isEqualTo("cancelled");
         assertThat(s.status(next)).isEqualTo("running");
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(next)).isEqualTo("succeeded");
 
         // checks are started by POST …/checks, not as deployments
-        assertThat(s.create(Map.of("mode", "check")).then().statusCode(400).extract().jsonPath().getString("errors[0].pointer"))
+        assertThat(s.create(Map.of("mode", "check"))
+                        .then()
+                        .statusCode(400)
+                        .extract()
+                        .jsonPath()
+                        .getString("errors[0].pointer"))
                 .isEqualTo("/mode");
     }
 
@@ -253,33 +345,56 @@ class ChecksAndIssuesTest {
         check(s);
         s.claimAll().forEach((resource, job) -> reportCheck(s, job, resource.equals("app.a") ? IN_PLACE : REPLACE));
 
-        assertThat(issues(s, "?resource=thing/default/app.b")).extracting(i -> i.get("kind")).containsExactly("destructive-drift");
+        assertThat(issues(s, "?resource=thing/default/app.b"))
+                .extracting(i -> i.get("kind"))
+                .containsExactly("destructive-drift");
         assertThat(issues(s, "?kind=drift")).extracting(i -> i.get("resource")).containsExactly("thing/default/app.a");
         assertThat(issues(s, "?limit=1")).hasSize(1);
-        admin().get(ENV + "/issues?kind=bogus", s.org).then().statusCode(400)
+        admin().get(ENV + "/issues?kind=bogus", s.org)
+                .then()
+                .statusCode(400)
                 .body("errors[0].pointer", org.hamcrest.Matchers.equalTo("kind"));
-        admin().get(ENV + "/issues?resource=app.a", s.org).then().statusCode(400)
+        admin().get(ENV + "/issues?resource=app.a", s.org)
+                .then()
+                .statusCode(400)
                 .body("detail", containsString("type/class/id"));
         admin().get(ENV + "/issues?state=closed", s.org).then().statusCode(400);
 
         String id = (String) issues(s, "?kind=drift").get(0).get("id");
         admin().body(Map.of("comment", "known: a colleague is testing by hand"))
-                .post(ENV + "/issues/{id}/acknowledge", s.org, id).then().statusCode(200)
+                .post(ENV + "/issues/{id}/acknowledge", s.org, id)
+                .then()
+                .statusCode(200)
                 .body("ack_comment", org.hamcrest.Matchers.equalTo("known: a colleague is testing by hand"))
                 .body("state", org.hamcrest.Matchers.equalTo("open"))
                 .body("acknowledged_at", org.hamcrest.Matchers.notNullValue());
-        admin().body(Map.of("comment", "")).post(ENV + "/issues/{id}/acknowledge", s.org, id).then().statusCode(400);
-        admin().body(Map.of("comment", "x")).post(ENV + "/issues/{id}/acknowledge", s.org, java.util.UUID.randomUUID())
-                .then().statusCode(404);
+        admin().body(Map.of("comment", ""))
+                .post(ENV + "/issues/{id}/acknowledge", s.org, id)
+                .then()
+                .statusCode(400);
+        admin().body(Map.of("comment", "x"))
+                .post(ENV + "/issues/{id}/acknowledge", s.org, java.util.UUID.randomUUID())
+                .then()
+                .statusCode(404);
 
-        List<Map<String, Object>> all = admin().get("/api/v1/orgs/{org}/issues?state=open", s.org).then().statusCode(200)
-                .extract().jsonPath().getList("items");
-        assertThat(all).extracting(i -> i.get("project") + "/" + i.get("env") + " " + i.get("resource"))
+        List<Map<String, Object>> all = admin().get("/api/v1/orgs/{org}/issues?state=open", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
+        assertThat(all)
+                .extracting(i -> i.get("project") + "/" + i.get("env") + " " + i.get("resource"))
                 .containsExactlyInAnyOrder("shop/prod thing/default/app.a", "shop/prod thing/default/app.b");
         // another organization sees none of them
         Scenario other = new Scenario(1);
-        assertThat(admin().get("/api/v1/orgs/{org}/issues", other.org).then().statusCode(200).extract().jsonPath()
-                .getList("items")).isEmpty();
+        assertThat(admin().get("/api/v1/orgs/{org}/issues", other.org)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("items"))
+                .isEmpty();
     }
 
     @Test
@@ -290,7 +405,8 @@ class ChecksAndIssuesTest {
         s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
         assertThat(issues(s, "?state=open")).singleElement().satisfies(issue -> {
             assertThat(issue.get("kind")).isEqualTo("module-outdated");
-            assertThat((String) issue.get("summary")).contains("the rules now pick module thing v2; thing v1 is applied");
+            assertThat((String) issue.get("summary"))
+                    .contains("the rules now pick module thing v2; thing v1 is applied");
             assertThat(issue.get("detail").toString()).contains("wanted", "version=2");
         });
         String deployment = s.deploy();
@@ -305,9 +421,12 @@ class ChecksAndIssuesTest {
     @Test
     void aResourceWhoseRunnerIsOfflineIsNotCheckedAndGetsAnIssueUntilTheRunnerIsBack() {
         Scenario s = deployed("a");
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
-                        "update runner set last_seen_at = now() - interval '1 hour' where org_id = (select id from organization where slug = ?1)")
-                .setParameter(1, s.org).executeUpdate());
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update runner set last_seen_at = now() - interval '1 hour' where org_id = (select id from organization where slug = ?1)")
+                        .setParameter(1, s.org)
+                        .executeUpdate());
         String check = check(s);
         assertThat(s.nodeStatuses(check)).containsEntry("app.a", "skipped");
         assertThat(s.status(check)).isEqualTo("succeeded");
@@ -320,19 +439,27 @@ class ChecksAndIssuesTest {
         check(s);
         s.claimAll().values().forEach(job -> reportCheck(s, job, CLEAN));
         assertThat(issues(s, "?state=open")).isEmpty();
-        assertThat((String) issues(s, "?kind=runner-unavailable").get(0).get("resolution")).contains("its runner is back");
+        assertThat((String) issues(s, "?kind=runner-unavailable").get(0).get("resolution"))
+                .contains("its runner is back");
     }
 
     @Test
     void aRunnerTakesDeploymentJobsBeforeCheckJobs() {
         Scenario s = deployed("a");
-        admin().body(Map.of("id", "stage", "env_type_id", "production")).post("/api/v1/orgs/{org}/projects/shop/envs", s.org)
-                .then().statusCode(201);
-        admin().contentType("application/yaml").body("shared:\n  s: { type: thing }\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                .put("/api/v1/orgs/{org}/projects/shop/envs/stage/manifest", s.org).then().statusCode(201);
-        check(s);  // its job is queued first
-        admin().body(Map.of("mode", "deploy")).post("/api/v1/orgs/{org}/projects/shop/envs/stage/deployments", s.org)
-                .then().statusCode(201);
+        admin().body(Map.of("id", "stage", "env_type_id", "production"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs", s.org)
+                .then()
+                .statusCode(201);
+        admin().contentType("application/yaml")
+                .body("shared:\n  s: { type: thing }\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/stage/manifest", s.org)
+                .then()
+                .statusCode(201);
+        check(s); // its job is queued first
+        admin().body(Map.of("mode", "deploy"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/stage/deployments", s.org)
+                .then()
+                .statusCode(201);
 
         Map<String, Object> first = s.runner.claim("0s");
         assertThat(first.get("operation")).isEqualTo("apply");
@@ -345,14 +472,44 @@ class ChecksAndIssuesTest {
     void aReportThatQuotesASecretOfTheJobIsStoredMasked() {
         Scenario s = deployed("a");
         check(s);
-        s.claimAll().values().forEach(job -> reportCheck(s, job, report(true, true,
-                List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"), "attributes", List.of(
-                        Map.of("path", "input", "before", "token=" + Scenario.PROVIDER_SECRET, "after", "changed by hand")))),
-                List.of())));
-        String body = admin().get(ENV + "/issues", s.org).then().statusCode(200).extract().asString();
+        s.claimAll()
+                .values()
+                .forEach(job -> reportCheck(
+                        s,
+                        job,
+                        report(
+                                true,
+                                true,
+                                List.of(Map.of(
+                                        "address",
+                                        "module.main.terraform_data.this",
+                                        "actions",
+                                        List.of("update"),
+                                        "attributes",
+                                        List.of(Map.of(
+                                                "path",
+                                                "input",
+                                                "before",
+                                                "token=" + Scenario.PROVIDER_SECRET,
+                                                "after",
+                                                "changed by hand")))),
+                                List.of())));
+        String body = admin().get(ENV + "/issues", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertThat(body).contains("changed by hand").doesNotContain(Scenario.PROVIDER_SECRET);
-        String deployment = admin().get(ENV + "/deployments", s.org).then().extract().jsonPath().getString("items[0].id");
-        assertThat(admin().get(ENV + "/deployments/{id}", s.org, deployment).then().statusCode(200).extract().asString())
+        String deployment = admin().get(ENV + "/deployments", s.org)
+                .then()
+                .extract()
+                .jsonPath()
+                .getString("items[0].id");
+        assertThat(admin().get(ENV + "/deployments/{id}", s.org, deployment)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
                 .doesNotContain(Scenario.PROVIDER_SECRET);
     }
 

@@ -34,13 +34,29 @@ class ReconcileTest {
 
     private static final String ENV = "/api/v1/orgs/{org}/projects/shop/envs/prod";
 
-    private static final Map<String, Object> IN_PLACE = Map.of("drifted", true, "changes_pending", true,
-            "drift", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"),
-                    "attributes", List.of(Map.of("path", "input", "before", "x", "after", "y")))),
-            "changes", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
+    private static final Map<String, Object> IN_PLACE = Map.of(
+            "drifted",
+            true,
+            "changes_pending",
+            true,
+            "drift",
+            List.of(Map.of(
+                    "address",
+                    "module.main.terraform_data.this",
+                    "actions",
+                    List.of("update"),
+                    "attributes",
+                    List.of(Map.of("path", "input", "before", "x", "after", "y")))),
+            "changes",
+            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
 
-    private static final Map<String, Object> REPLACE = Map.of("drifted", false, "changes_pending", true,
-            "changes", List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
+    private static final Map<String, Object> REPLACE = Map.of(
+            "drifted",
+            false,
+            "changes_pending",
+            true,
+            "changes",
+            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
 
     private static final Map<String, Object> CLEAN = Map.of("drifted", false, "changes_pending", false);
 
@@ -50,8 +66,10 @@ class ReconcileTest {
     private static Scenario deployed(String policy) {
         Scenario s = new Scenario(4);
         if (policy != null) {
-            admin().body(Map.of("reconcile", Map.of("thing", policy))).put("/api/v1/orgs/{org}/env-types/production", s.org)
-                    .then().statusCode(200);
+            admin().body(Map.of("reconcile", Map.of("thing", policy)))
+                    .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                    .then()
+                    .statusCode(200);
         }
         s.manifest(graph("a", List.of(), "b", List.of()));
         String deployment = s.deploy();
@@ -62,22 +80,44 @@ class ReconcileTest {
 
     /** Runs a check whose runner reports {@code reports} by resource id (CLEAN for the others). */
     private static void check(Scenario s, Map<String, Map<String, Object>> reports) {
-        String check = admin().body(Map.of()).post(ENV + "/checks", s.org).then().statusCode(201).extract().path("id");
-        s.claimAll().forEach((resource, job) -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
-                "check", reports.getOrDefault(resource, CLEAN))).then().statusCode(204));
+        String check = admin().body(Map.of())
+                .post(ENV + "/checks", s.org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        s.claimAll()
+                .forEach((resource, job) -> s.runner
+                        .result(
+                                job.get("job_id"),
+                                Map.of("status", "succeeded", "check", reports.getOrDefault(resource, CLEAN)))
+                        .then()
+                        .statusCode(204));
         assertThat(s.status(check)).isEqualTo("succeeded");
     }
 
     private static List<Map<String, Object>> deployments(Scenario s) {
-        return admin().get(ENV + "/deployments", s.org).then().statusCode(200).extract().jsonPath().getList("items");
+        return admin().get(ENV + "/deployments", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
     }
 
     private static Optional<Map<String, Object>> reconcile(Scenario s) {
-        return deployments(s).stream().filter(d -> "reconcile".equals(d.get("created_by"))).findFirst();
+        return deployments(s).stream()
+                .filter(d -> "reconcile".equals(d.get("created_by")))
+                .findFirst();
     }
 
     private static List<Map<String, Object>> issues(Scenario s, String query) {
-        return admin().get(ENV + "/issues" + query, s.org).then().statusCode(200).extract().jsonPath().getList("items");
+        return admin().get(ENV + "/issues" + query, s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
     }
 
     @Test
@@ -86,7 +126,9 @@ class ReconcileTest {
         check(s, Map.of("app.a", IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
-        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(s), Optional::isPresent).get();
+        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(s), Optional::isPresent)
+                .get();
         assertThat(reconcile.get("mode")).isEqualTo("deploy");
         assertThat(reconcile.get("force")).isEqualTo(true);
         assertThat(reconcile.get("targets")).isEqualTo(List.of("thing/default/app.a"));
@@ -103,9 +145,16 @@ class ReconcileTest {
             assertThat(i.get("id")).isEqualTo(issue);
             assertThat(i.get("resolved_by")).isEqualTo(id);
         });
-        assertThat(admin().get(ENV + "/resource-graph", s.org).then().statusCode(200).extract().jsonPath().getList("nodes.id"))
+        assertThat(admin().get(ENV + "/resource-graph", s.org)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("nodes.id"))
                 .containsExactlyInAnyOrder("app.a", "app.b");
-        assertThat(reconciler.reconcileWaiting(Instant.now())).as("an issue is handed to one reconcile").isZero();
+        assertThat(reconciler.reconcileWaiting(Instant.now()))
+                .as("an issue is handed to one reconcile")
+                .isZero();
     }
 
     @Test
@@ -115,19 +164,29 @@ class ReconcileTest {
         Scenario observed = deployed(null);
         check(observed, Map.of("app.a", IN_PLACE));
 
-        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(auto), Optional::isPresent).get();
-        assertThat(fix.get("approval")).as("a fix that replaces waits for approval").isNotNull();
+        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(auto), Optional::isPresent)
+                .get();
+        assertThat(fix.get("approval"))
+                .as("a fix that replaces waits for approval")
+                .isNotNull();
         var plans = auto.claimAll();
         assertThat(plans).containsOnlyKeys("app.a");
         assertThat(plans.get("app.a").get("operation")).as("it only plans").isEqualTo("plan");
-        auto.runner.result(plans.get("app.a").get("job_id"), Map.of("status", "succeeded",
-                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 1))).then().statusCode(204);
+        auto.runner
+                .result(
+                        plans.get("app.a").get("job_id"),
+                        Map.of("status", "succeeded", "plan_summary", Map.of("add", 1, "change", 0, "destroy", 1)))
+                .then()
+                .statusCode(204);
         assertThat(auto.status((String) fix.get("id"))).isEqualTo("awaiting_approval");
         assertThat(auto.claimAll()).as("nothing applies without an approval").isEmpty();
         assertThat(issues(auto, "?state=open")).extracting(i -> i.get("kind")).containsExactly("destructive-drift");
 
         assertThat(reconcile(observed)).isEmpty();
-        assertThat(issues(observed, "?state=open")).extracting(i -> i.get("kind")).containsExactly("drift");
+        assertThat(issues(observed, "?state=open"))
+                .extracting(i -> i.get("kind"))
+                .containsExactly("drift");
     }
 
     @Test
@@ -135,53 +194,82 @@ class ReconcileTest {
         Scenario s = deployed("approve");
         check(s, Map.of("app.a", IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
-        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20)).until(() -> reconcile(s), Optional::isPresent).get();
+        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(s), Optional::isPresent)
+                .get();
         String id = (String) fix.get("id");
         var plans = s.claimAll();
         assertThat(plans).containsOnlyKeys("app.a");
-        s.runner.result(plans.get("app.a").get("job_id"), Map.of("status", "succeeded",
-                "plan_summary", Map.of("add", 0, "change", 1, "destroy", 0))).then().statusCode(204);
+        s.runner
+                .result(
+                        plans.get("app.a").get("job_id"),
+                        Map.of("status", "succeeded", "plan_summary", Map.of("add", 0, "change", 1, "destroy", 0)))
+                .then()
+                .statusCode(204);
         assertThat(s.status(id)).isEqualTo("awaiting_approval");
 
         String engineer = tokenFor(s.org, "platform-engineer");
-        List<Map<String, Object>> waiting = as(engineer).get("/api/v1/orgs/{org}/approvals", s.org).then().statusCode(200)
-                .extract().jsonPath().getList("");
-        assertThat(waiting).singleElement().satisfies(p -> assertThat(p.get("reconciles")).isEqualTo(List.of(issue)));
-        as(engineer).body(Map.of("decision", "approve", "comment", "put it back"))
-                .post(ENV + "/deployments/{id}/approvals", s.org, id).then().statusCode(201);
+        List<Map<String, Object>> waiting = as(engineer)
+                .get("/api/v1/orgs/{org}/approvals", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("");
+        assertThat(waiting)
+                .singleElement()
+                .satisfies(p -> assertThat(p.get("reconciles")).isEqualTo(List.of(issue)));
+        as(engineer)
+                .body(Map.of("decision", "approve", "comment", "put it back"))
+                .post(ENV + "/deployments/{id}/approvals", s.org, id)
+                .then()
+                .statusCode(201);
         var applies = s.claimAll();
         assertThat(applies.get("app.a").get("operation")).isEqualTo("apply");
         applies.values().forEach(s::succeed);
         assertThat(s.status(id)).isEqualTo("succeeded");
-        assertThat(issues(s, "?state=resolved")).singleElement().satisfies(i -> assertThat(i.get("resolved_by")).isEqualTo(id));
+        assertThat(issues(s, "?state=resolved"))
+                .singleElement()
+                .satisfies(i -> assertThat(i.get("resolved_by")).isEqualTo(id));
     }
 
     @Test
     void aDeploymentRunningOrWaitingGoesFirstTheReconcileStartsAfterIt() {
         Scenario s = deployed(null);
         check(s, Map.of("app.a", IN_PLACE));
-        admin().body(Map.of("reconcile", Map.of("thing", "auto"))).put("/api/v1/orgs/{org}/env-types/production", s.org)
-                .then().statusCode(200);
+        admin().body(Map.of("reconcile", Map.of("thing", "auto")))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(200);
         // b changes; a is unchanged, so this deployment does not put a back
         s.manifest(graph("a", List.of(), "b", List.of()), Map.of("b", 2));
         String deployment = s.deploy();
-        assertThat(reconciler.reconcileWaiting(Instant.now())).as("a deployment runs").isZero();
+        assertThat(reconciler.reconcileWaiting(Instant.now()))
+                .as("a deployment runs")
+                .isZero();
         s.claimAll().values().forEach(s::succeed);
         assertThat(s.status(deployment)).isEqualTo("succeeded");
         assertThat(issues(s, "?state=open")).hasSize(1);
 
         assertThat(reconciler.reconcileWaiting(Instant.now())).isEqualTo(1);
-        assertThat(reconcile(s)).hasValueSatisfying(d -> assertThat(d.get("targets")).isEqualTo(List.of("thing/default/app.a")));
+        assertThat(reconcile(s))
+                .hasValueSatisfying(d -> assertThat(d.get("targets")).isEqualTo(List.of("thing/default/app.a")));
     }
 
     @Test
     void policiesAreValidated() {
         Scenario s = new Scenario(1);
-        admin().body(Map.of("reconcile", Map.of("thing", "sometimes"))).put("/api/v1/orgs/{org}/env-types/production", s.org)
-                .then().statusCode(400);
+        admin().body(Map.of("reconcile", Map.of("thing", "sometimes")))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(400);
         admin().body(Map.of("output_schema", Map.of("type", "object"), "reconcile", "auto"))
-                .put("/api/v1/orgs/{org}/resource-types/thing", s.org).then().statusCode(200)
+                .put("/api/v1/orgs/{org}/resource-types/thing", s.org)
+                .then()
+                .statusCode(200)
                 .body("reconcile", org.hamcrest.Matchers.equalTo("auto"));
-        admin().get("/api/v1/orgs/{org}/resource-types/thing", s.org).then().body("reconcile", org.hamcrest.Matchers.equalTo("auto"));
+        admin().get("/api/v1/orgs/{org}/resource-types/thing", s.org)
+                .then()
+                .body("reconcile", org.hamcrest.Matchers.equalTo("auto"));
     }
 }

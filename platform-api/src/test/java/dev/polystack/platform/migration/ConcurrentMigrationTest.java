@@ -51,7 +51,8 @@ class ConcurrentMigrationTest {
     @Test
     void replicasMigratingAnEmptyDatabaseAtOnceApplyEveryMigrationExactlyOnce() throws Exception {
         String database = "rollout_" + System.nanoTime();
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute("create database " + database);
         }
         String freshUrl = url.replaceFirst("/[^/?]+(\\?|$)", "/" + database + "$1");
@@ -61,8 +62,11 @@ class ConcurrentMigrationTest {
         try {
             for (int i = 0; i < REPLICAS; i++) {
                 Callable<Integer> replica = () -> {
-                    Flyway flyway = Flyway.configure().dataSource(freshUrl, user, password.orElse(""))
-                            .locations("classpath:db/migration").validateOnMigrate(true).load();
+                    Flyway flyway = Flyway.configure()
+                            .dataSource(freshUrl, user, password.orElse(""))
+                            .locations("classpath:db/migration")
+                            .validateOnMigrate(true)
+                            .load();
                     start.await(30, TimeUnit.SECONDS);
                     return flyway.migrate().migrationsExecuted;
                 };
@@ -72,15 +76,23 @@ class ConcurrentMigrationTest {
             for (Future<Integer> result : applied) {
                 total += result.get(120, TimeUnit.SECONDS);
             }
-            int migrations = Flyway.configure().dataSource(freshUrl, user, password.orElse("")).locations("classpath:db/migration")
-                    .load().info().all().length;
-            System.out.printf("%d replicas migrated an empty database at once: %d migrations applied in total, %d exist%n",
+            int migrations = Flyway.configure()
+                    .dataSource(freshUrl, user, password.orElse(""))
+                    .locations("classpath:db/migration")
+                    .load()
+                    .info()
+                    .all()
+                    .length;
+            System.out.printf(
+                    "%d replicas migrated an empty database at once: %d migrations applied in total, %d exist%n",
                     REPLICAS, total, migrations);
-            assertThat(total).as("every migration applied by exactly one replica").isEqualTo(migrations);
+            assertThat(total)
+                    .as("every migration applied by exactly one replica")
+                    .isEqualTo(migrations);
             try (Connection connection = DriverManager.getConnection(freshUrl, user, password.orElse(""));
-                 Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery(
-                         "select count(*), count(distinct version), bool_and(success) from flyway_schema_history where version is not null")) {
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery(
+                            "select count(*), count(distinct version), bool_and(success) from flyway_schema_history where version is not null")) {
                 rows.next();
                 assertThat(rows.getInt(1)).isEqualTo(migrations);
                 assertThat(rows.getInt(2)).isEqualTo(migrations);
@@ -88,7 +100,8 @@ class ConcurrentMigrationTest {
             }
         } finally {
             replicas.shutdownNow();
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            try (Connection connection = dataSource.getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("drop database if exists " + database + " with (force)");
             }
         }

@@ -27,12 +27,28 @@ class ModuleChecksTest {
     @BeforeEach
     void organization() {
         org = createOrg();
-        admin().body(Map.of("id", "postgres", "output_schema", Map.of("type", "object", "required", List.of("host"),
-                "properties", Map.of("host", Map.of("type", "string"), "port", Map.of("type", "integer")))))
-                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "vpc", "output_schema", Map.of("type", "object",
-                "properties", Map.of("subnet_id", Map.of("type", "string")))))
-                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of(
+                        "id",
+                        "postgres",
+                        "output_schema",
+                        Map.of(
+                                "type",
+                                "object",
+                                "required",
+                                List.of("host"),
+                                "properties",
+                                Map.of("host", Map.of("type", "string"), "port", Map.of("type", "integer")))))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "id",
+                        "vpc",
+                        "output_schema",
+                        Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
     }
 
     private static Map<String, Object> module(String code) {
@@ -46,21 +62,33 @@ class ModuleChecksTest {
 
     @Test
     void aSyntaxErrorIsRefusedWithItsLineAndColumn() {
-        problem(admin().body(module("variable \"name\" {\n  type = string\n\noutput \"host\" {\n  value = \"x\"\n}\n"))
-                .post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
+        problem(
+                        admin().body(
+                                        module(
+                                                "variable \"name\" {\n  type = string\n\noutput \"host\" {\n  value = \"x\"\n}\n"))
+                                .post("/api/v1/orgs/{org}/modules", org),
+                        422,
+                        "unprocessable")
                 .body("errors[0].pointer", equalTo("/module_source_code"))
                 .body("errors[0].line", equalTo(1))
                 .body("errors[0].column", equalTo(1))
                 .body("errors[0].detail", containsString("Unclosed configuration block"));
-        problem(admin().body(module("output \"host\" {\n  value = \"x\n}\n")).post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
+        problem(
+                        admin().body(module("output \"host\" {\n  value = \"x\n}\n"))
+                                .post("/api/v1/orgs/{org}/modules", org),
+                        422,
+                        "unprocessable")
                 .body("errors[0].line", equalTo(2))
                 .body("detail", containsString("line 2"));
     }
 
     @Test
     void reservedVariableNamesAreRefused() {
-        problem(admin().body(module("variable \"version\" {}\noutput \"host\" { value = \"x\" }\n"))
-                .post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
+        problem(
+                        admin().body(module("variable \"version\" {}\noutput \"host\" { value = \"x\" }\n"))
+                                .post("/api/v1/orgs/{org}/modules", org),
+                        422,
+                        "unprocessable")
                 .body("errors[0].detail", containsString("`version` is reserved"));
     }
 
@@ -72,7 +100,9 @@ class ModuleChecksTest {
                 .body("errors[0].pointer", equalTo("/module_inputs/nmae"))
                 .body("errors[0].detail", containsString("the module has no variable `nmae`"));
         body.put("module_inputs", Map.of());
-        body.put("module_params", Map.of("name", Map.of("type", "string"), "size", Map.of("type", "number", "is_optional", true)));
+        body.put(
+                "module_params",
+                Map.of("name", Map.of("type", "string"), "size", Map.of("type", "number", "is_optional", true)));
         problem(admin().body(body).post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
                 .body("errors[0].pointer", equalTo("/module_params/size"));
         body.put("module_params", Map.of());
@@ -84,7 +114,11 @@ class ModuleChecksTest {
 
     @Test
     void aModuleMustHaveTheOutputsItsResourceTypeRequires() {
-        problem(admin().body(module("output \"port\" { value = 5432 }\n")).post("/api/v1/orgs/{org}/modules", org), 422, "unprocessable")
+        problem(
+                        admin().body(module("output \"port\" { value = 5432 }\n"))
+                                .post("/api/v1/orgs/{org}/modules", org),
+                        422,
+                        "unprocessable")
                 .body("errors[0].detail", containsString("resource type `postgres` requires output `host`"));
     }
 
@@ -105,16 +139,22 @@ class ModuleChecksTest {
 
     @Test
     void versionsListTheVariablesAndOutputsTheCodeDeclares() {
-        Map<String, Object> body = module("variable \"name\" {\n  type = string\n}\nvariable \"size\" {\n  default = 1\n}\n"
-                + "output \"host\" { value = var.name }\noutput \"password\" {\n  value     = \"x\"\n  sensitive = true\n}\n");
+        Map<String, Object> body = module(
+                "variable \"name\" {\n  type = string\n}\nvariable \"size\" {\n  default = 1\n}\n"
+                        + "output \"host\" { value = var.name }\noutput \"password\" {\n  value     = \"x\"\n  sensitive = true\n}\n");
         body.put("module_inputs", Map.of("name", "${context.res_id}"));
-        admin().body(body).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201)
+        admin().body(body)
+                .post("/api/v1/orgs/{org}/modules", org)
+                .then()
+                .statusCode(201)
                 .body("module_interface.checked", equalTo(true))
                 .body("module_interface.variables.find { it.name == 'name' }.type", equalTo("string"))
                 .body("module_interface.variables.find { it.name == 'name' }.required", equalTo(true))
                 .body("module_interface.variables.find { it.name == 'size' }.required", equalTo(false))
                 .body("module_interface.outputs.find { it.name == 'password' }.sensitive", equalTo(true));
-        admin().get("/api/v1/orgs/{org}/modules/rds/versions/1", org).then().statusCode(200)
+        admin().get("/api/v1/orgs/{org}/modules/rds/versions/1", org)
+                .then()
+                .statusCode(200)
                 .body("module_interface.outputs.name", hasItems("host", "password"));
     }
 
@@ -123,7 +163,10 @@ class ModuleChecksTest {
         Map<String, Object> body = module(null);
         body.remove("module_source_code");
         body.put("module_source", "git::https://example.test/modules.git//postgres?ref=v1");
-        admin().body(body).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201)
+        admin().body(body)
+                .post("/api/v1/orgs/{org}/modules", org)
+                .then()
+                .statusCode(201)
                 .body("module_interface.checked", equalTo(false))
                 .body("module_interface.note", containsString("not checked"));
     }

@@ -27,11 +27,22 @@ class ModuleResourceTest {
     @BeforeEach
     void organization() {
         org = createOrg();
-        admin().body(Map.of("id", "postgres")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "vpc", "output_schema", Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))))
-                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+        admin().body(Map.of("id", "postgres"))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "id",
+                        "vpc",
+                        "output_schema",
+                        Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
         admin().body(Map.of("provider_type", "aws", "id", "default", "source", "hashicorp/aws"))
-                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+                .post("/api/v1/orgs/{org}/providers", org)
+                .then()
+                .statusCode(201);
     }
 
     private static final String CODE = """
@@ -49,7 +60,9 @@ class ModuleResourceTest {
         body.put("module_source", "inline");
         body.put("module_source_code", CODE);
         body.put("module_params", Map.of("engine_version", Map.of("type", "string", "is_optional", true)));
-        body.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}", "subnet", "${resources.net.outputs.subnet_id}"));
+        body.put(
+                "module_inputs",
+                Map.of("name", "${context.env_id}-${context.res_id}", "subnet", "${resources.net.outputs.subnet_id}"));
         body.put("provider_mapping", Map.of("aws", "aws.default"));
         body.put("dependencies", Map.of("net", Map.of("type", "vpc", "class", "default", "id", "shared.vpc")));
         return body;
@@ -58,8 +71,10 @@ class ModuleResourceTest {
     @Test
     void everyChangeMakesANewImmutableVersion() {
         String pe = tokenFor(org, "platform-engineer");
-        as(pe).body(module("postgres-rds")).post("/api/v1/orgs/{org}/modules", org)
-                .then().statusCode(201)
+        as(pe).body(module("postgres-rds"))
+                .post("/api/v1/orgs/{org}/modules", org)
+                .then()
+                .statusCode(201)
                 .header("ETag", "\"1\"")
                 .body("version", equalTo(1))
                 .body("module_params.engine_version.is_optional", equalTo(true))
@@ -67,13 +82,20 @@ class ModuleResourceTest {
         Map<String, Object> changed = module("postgres-rds");
         changed.put("module_source_code", CODE + "variable \"size\" {\n  default = 1\n}\n");
         changed.put("version", 1);
-        as(pe).body(changed).put("/api/v1/orgs/{org}/modules/postgres-rds", org)
-                .then().statusCode(200).body("version", equalTo(2));
+        as(pe).body(changed)
+                .put("/api/v1/orgs/{org}/modules/postgres-rds", org)
+                .then()
+                .statusCode(200)
+                .body("version", equalTo(2));
         problem(as(pe).body(changed).put("/api/v1/orgs/{org}/modules/postgres-rds", org), 409, "stale-version");
         as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions", org)
-                .then().statusCode(200).body("items.version", contains(2, 1));
+                .then()
+                .statusCode(200)
+                .body("items.version", contains(2, 1));
         as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions/1", org)
-                .then().statusCode(200).body("module_source_code", equalTo(CODE));
+                .then()
+                .statusCode(200)
+                .body("module_source_code", equalTo(CODE));
         problem(as(pe).get("/api/v1/orgs/{org}/modules/postgres-rds/versions/9", org), 404, "not-found");
     }
 
@@ -150,9 +172,16 @@ class ModuleResourceTest {
 
     @Test
     void aModuleThatRulesUseCannotBeDeletedAndOthersCan() {
-        admin().body(module("used")).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
-        String rule = admin().body(Map.of("module_id", "used")).post("/api/v1/orgs/{org}/module-rules", org)
-                .then().statusCode(201).extract().path("id");
+        admin().body(module("used"))
+                .post("/api/v1/orgs/{org}/modules", org)
+                .then()
+                .statusCode(201);
+        String rule = admin().body(Map.of("module_id", "used"))
+                .post("/api/v1/orgs/{org}/module-rules", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         problem(admin().delete("/api/v1/orgs/{org}/modules/used", org), 409, "in-use")
                 .body("detail", equalTo("module `used` is still used by module rules " + rule));
         admin().delete("/api/v1/orgs/{org}/module-rules/{id}", org, rule).then().statusCode(204);
@@ -163,8 +192,14 @@ class ModuleResourceTest {
     void rolesDuplicatesAndTenants() {
         admin().body(module("m")).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
         problem(admin().body(module("m")).post("/api/v1/orgs/{org}/modules", org), 409, "conflict");
-        problem(as(tokenFor(org, "developer")).body(module("n")).post("/api/v1/orgs/{org}/modules", org), 403, "forbidden");
-        as(tokenFor(org, "viewer")).get("/api/v1/orgs/{org}/modules/m", org).then().statusCode(200);
+        problem(
+                as(tokenFor(org, "developer")).body(module("n")).post("/api/v1/orgs/{org}/modules", org),
+                403,
+                "forbidden");
+        as(tokenFor(org, "viewer"))
+                .get("/api/v1/orgs/{org}/modules/m", org)
+                .then()
+                .statusCode(200);
         problem(as(tokenFor(createOrg(), "owner")).get("/api/v1/orgs/{org}/modules/m/versions", org), 404, "not-found");
     }
 }

@@ -29,7 +29,8 @@ class OrganizationResourceTest {
         String id = uniqueId("acme");
         admin().body(Map.of("id", id, "name", "Acme Inc."))
                 .post("/api/v1/orgs")
-                .then().statusCode(201)
+                .then()
+                .statusCode(201)
                 .header("Location", containsString("/api/v1/orgs/" + id))
                 .header("ETag", "\"0\"")
                 .body("id", equalTo(id))
@@ -43,7 +44,8 @@ class OrganizationResourceTest {
     void rejectsAnInvalidSlugNamingTheField() {
         admin().body(Map.of("id", "Not_A_Slug", "name", "x"))
                 .post("/api/v1/orgs")
-                .then().statusCode(400)
+                .then()
+                .statusCode(400)
                 .contentType("application/problem+json")
                 .body("type", equalTo("https://polystack.dev/problems/validation"))
                 .body("errors[0].pointer", equalTo("/id"))
@@ -54,7 +56,8 @@ class OrganizationResourceTest {
     void rejectsUnknownFields() {
         admin().body(Map.of("id", uniqueId("o"), "name", "x", "colour", "red"))
                 .post("/api/v1/orgs")
-                .then().statusCode(400)
+                .then()
+                .statusCode(400)
                 .contentType("application/problem+json")
                 .body("errors[0].pointer", equalTo("/colour"))
                 .body("detail", containsString("unknown field `colour`"));
@@ -62,8 +65,10 @@ class OrganizationResourceTest {
 
     @Test
     void rejectsMalformedJson() {
-        admin().body("{\"id\": ").post("/api/v1/orgs")
-                .then().statusCode(400)
+        admin().body("{\"id\": ")
+                .post("/api/v1/orgs")
+                .then()
+                .statusCode(400)
                 .contentType("application/problem+json")
                 .body("type", equalTo("https://polystack.dev/problems/malformed-body"));
     }
@@ -73,18 +78,24 @@ class OrganizationResourceTest {
         String id = createOrg();
         admin().body(Map.of("id", id, "name", "again"))
                 .post("/api/v1/orgs")
-                .then().statusCode(409)
+                .then()
+                .statusCode(409)
                 .body("detail", equalTo("organization `" + id + "` already exists"));
     }
 
     @Test
     void anonymousCallersGetAProblemNotAStackTrace() {
-        anonymous().get("/api/v1/orgs")
-                .then().statusCode(401)
+        anonymous()
+                .get("/api/v1/orgs")
+                .then()
+                .statusCode(401)
                 .contentType("application/problem+json")
                 .header("WWW-Authenticate", "Bearer")
                 .body("type", equalTo("https://polystack.dev/problems/unauthenticated"));
-        as("pst_not-a-real-token").get("/api/v1/orgs").then().statusCode(401)
+        as("pst_not-a-real-token")
+                .get("/api/v1/orgs")
+                .then()
+                .statusCode(401)
                 .body("type", equalTo("https://polystack.dev/problems/unauthenticated"));
     }
 
@@ -92,8 +103,12 @@ class OrganizationResourceTest {
     void onlyInstanceAdminsCreateOrganizations() {
         String org = createOrg();
         String owner = tokenFor(org, "owner");
-        as(owner).body(Map.of("id", uniqueId("o"), "name", "x")).post("/api/v1/orgs")
-                .then().statusCode(403).body("type", equalTo("https://polystack.dev/problems/forbidden"));
+        as(owner)
+                .body(Map.of("id", uniqueId("o"), "name", "x"))
+                .post("/api/v1/orgs")
+                .then()
+                .statusCode(403)
+                .body("type", equalTo("https://polystack.dev/problems/forbidden"));
     }
 
     @Test
@@ -101,9 +116,15 @@ class OrganizationResourceTest {
         String mine = createOrg();
         String theirs = createOrg();
         String token = tokenFor(mine, "owner");
-        as(token).get("/api/v1/orgs/{org}", theirs).then().statusCode(404)
+        as(token)
+                .get("/api/v1/orgs/{org}", theirs)
+                .then()
+                .statusCode(404)
                 .body("detail", equalTo("organization `" + theirs + "` does not exist"));
-        as(token).get("/api/v1/orgs").then().statusCode(200)
+        as(token)
+                .get("/api/v1/orgs")
+                .then()
+                .statusCode(200)
                 .body("items.id", hasItem(mine))
                 .body("items.id", not(hasItem(theirs)));
     }
@@ -111,17 +132,29 @@ class OrganizationResourceTest {
     @Test
     void staleVersionIsAConflict() {
         String org = createOrg();
-        admin().header("If-Match", "\"0\"").body(Map.of("name", "Renamed")).put("/api/v1/orgs/{org}", org)
-                .then().statusCode(200).header("ETag", "\"1\"").body("name", equalTo("Renamed"));
-        admin().header("If-Match", "\"0\"").body(Map.of("name", "Again")).put("/api/v1/orgs/{org}", org)
-                .then().statusCode(409).body("type", equalTo("https://polystack.dev/problems/stale-version"));
+        admin().header("If-Match", "\"0\"")
+                .body(Map.of("name", "Renamed"))
+                .put("/api/v1/orgs/{org}", org)
+                .then()
+                .statusCode(200)
+                .header("ETag", "\"1\"")
+                .body("name", equalTo("Renamed"));
+        admin().header("If-Match", "\"0\"")
+                .body(Map.of("name", "Again"))
+                .put("/api/v1/orgs/{org}", org)
+                .then()
+                .statusCode(409)
+                .body("type", equalTo("https://polystack.dev/problems/stale-version"));
     }
 
     @Test
     void developersCannotRenameTheOrganization() {
         String org = createOrg();
-        as(tokenFor(org, "developer")).body(Map.of("name", "Mine")).put("/api/v1/orgs/{org}", org)
-                .then().statusCode(403)
+        as(tokenFor(org, "developer"))
+                .body(Map.of("name", "Mine"))
+                .put("/api/v1/orgs/{org}", org)
+                .then()
+                .statusCode(403)
                 .body("detail", containsString("needs the role `owner`"));
     }
 
@@ -134,7 +167,10 @@ class OrganizationResourceTest {
 
     @Test
     void unknownEndpointsAnswerWithAProblem() {
-        admin().get("/api/v1/nothing-here").then().statusCode(404).contentType("application/problem+json")
+        admin().get("/api/v1/nothing-here")
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json")
                 .body("detail", equalTo("no such endpoint: GET /api/v1/nothing-here"));
     }
 }

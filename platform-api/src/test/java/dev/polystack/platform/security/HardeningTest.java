@@ -29,7 +29,9 @@ class HardeningTest {
 
     @Test
     void responsesCarrySecurityHeaders() {
-        admin().get("/api/v1/me").then().statusCode(200)
+        admin().get("/api/v1/me")
+                .then()
+                .statusCode(200)
                 .header("X-Content-Type-Options", "nosniff")
                 .header("X-Frame-Options", "DENY")
                 .header("Referrer-Policy", "no-referrer")
@@ -44,18 +46,51 @@ class HardeningTest {
         String org = createOrg();
         String providerSecret = "provider-secret-" + org;
         String moduleSecret = "module-secret-" + org;
-        admin().body(Map.of("provider_type", "aws", "id", "p", "source", "hashicorp/aws", "secrets", Map.of("secret_key", providerSecret)))
-                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
-        admin().body(Map.of("id", "db")).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "m", "resource_type", "db", "module_source", "inline", "module_source_code", "variable \"password\" {}",
-                "secret_inputs", Map.of("password", moduleSecret))).post("/api/v1/orgs/{org}/modules", org)
-                .then().statusCode(201).body("secret_inputs.password", equalTo("***"));
-        admin().body(Map.of("id", "ci", "role", "developer")).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);
-        String token = admin().body(Map.of("name", "t")).post("/api/v1/orgs/{org}/service-users/ci/tokens", org)
-                .then().statusCode(201).extract().path("token");
+        admin().body(Map.of(
+                        "provider_type",
+                        "aws",
+                        "id",
+                        "p",
+                        "source",
+                        "hashicorp/aws",
+                        "secrets",
+                        Map.of("secret_key", providerSecret)))
+                .post("/api/v1/orgs/{org}/providers", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("id", "db"))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "id",
+                        "m",
+                        "resource_type",
+                        "db",
+                        "module_source",
+                        "inline",
+                        "module_source_code",
+                        "variable \"password\" {}",
+                        "secret_inputs",
+                        Map.of("password", moduleSecret)))
+                .post("/api/v1/orgs/{org}/modules", org)
+                .then()
+                .statusCode(201)
+                .body("secret_inputs.password", equalTo("***"));
+        admin().body(Map.of("id", "ci", "role", "developer"))
+                .post("/api/v1/orgs/{org}/service-users", org)
+                .then()
+                .statusCode(201);
+        String token = admin().body(Map.of("name", "t"))
+                .post("/api/v1/orgs/{org}/service-users/ci/tokens", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
 
         List<String> leaks = new ArrayList<>();
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
             List<String> tables = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery("select tablename from pg_tables where schemaname = 'public'")) {
                 while (rs.next()) {

@@ -14,8 +14,7 @@ import static io.restassured.RestAssured.given;
 /** Small helpers that make test data through the real API, each test with its own unique ids. */
 public final class Api {
 
-    private Api() {
-    }
+    private Api() {}
 
     public static RequestSpecification as(String token) {
         return given().auth().oauth2(token).contentType(ContentType.JSON).accept(ContentType.JSON);
@@ -31,7 +30,8 @@ public final class Api {
 
     /** Asserts that a response is an RFC 9457 problem of the given status and type. */
     public static ValidatableResponse problem(Response response, int status, String type) {
-        return response.then().statusCode(status)
+        return response.then()
+                .statusCode(status)
                 .contentType("application/problem+json")
                 .body("status", Matchers.equalTo(status))
                 .body("type", Matchers.equalTo("https://polystack.dev/problems/" + type))
@@ -39,21 +39,32 @@ public final class Api {
     }
 
     public static String uniqueId(String prefix) {
-        return prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36 * 36, Long.MAX_VALUE), 36)
-                .substring(0, 8);
+        return prefix + "-"
+                + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36 * 36, Long.MAX_VALUE), 36)
+                        .substring(0, 8);
     }
 
     public static String createOrg() {
         String id = uniqueId("org");
-        admin().body(Map.of("id", id, "name", "Org " + id)).post("/api/v1/orgs").then().statusCode(201);
+        admin().body(Map.of("id", id, "name", "Org " + id))
+                .post("/api/v1/orgs")
+                .then()
+                .statusCode(201);
         return id;
     }
 
     /** A token of a new service user with the given role in the organization. */
     public static String tokenFor(String org, String role) {
         String user = uniqueId(role.replace("platform-engineer", "pe"));
-        admin().body(Map.of("id", user, "role", role)).post("/api/v1/orgs/{org}/service-users", org).then().statusCode(201);
-        return admin().body(Map.of("name", "test")).post("/api/v1/orgs/{org}/service-users/{id}/tokens", org, user)
-                .then().statusCode(201).extract().path("token");
+        admin().body(Map.of("id", user, "role", role))
+                .post("/api/v1/orgs/{org}/service-users", org)
+                .then()
+                .statusCode(201);
+        return admin().body(Map.of("name", "test"))
+                .post("/api/v1/orgs/{org}/service-users/{id}/tokens", org, user)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
     }
 }

@@ -10,6 +10,12 @@ public class DeploymentTestProfile implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         // checks and reconciles are started by the tests themselves, never by a scheduler tick in between
-        return Map.of("polystack.jobs.lease", "5s", "polystack.jobs.sweep-interval", "1s", "polystack.checks.schedule-interval", "1h");
+        return Map.of(
+                "polystack.jobs.lease",
+                "5s",
+                "polystack.jobs.sweep-interval",
+                "1s",
+                "polystack.checks.schedule-interval",
+                "1h");
     }
 }

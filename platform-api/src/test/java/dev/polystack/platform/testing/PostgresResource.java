@@ -32,7 +32,9 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
             password = container.getPassword();
         } else {
             try {
-                embedded = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").start();
+                embedded = EmbeddedPostgres.builder()
+                        .setServerConfig("max_connections", "300")
+                        .start();
             } catch (IOException e) {
                 throw new IllegalStateException("could not start the embedded PostgreSQL", e);
             }
@@ -45,7 +47,9 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 "polystack.db.user", user,
                 "polystack.db.password", password,
                 "polystack.bootstrap.admin-token", ADMIN_TOKEN,
-                "polystack.data-dir", System.getProperty("java.io.tmpdir") + "/polystack-test-" + ProcessHandle.current().pid());
+                "polystack.data-dir",
+                        System.getProperty("java.io.tmpdir") + "/polystack-test-"
+                                + ProcessHandle.current().pid());
     }
 
     private static boolean dockerAvailable() {

@@ -13,15 +13,15 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.Future;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ExecutorService;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
 
@@ -52,8 +52,17 @@ public final class RunnerDriver {
     /** Registers a runner in the organization and a runner rule without criteria for it. */
     public static RunnerDriver register(String org, String id, int maxConcurrentJobs) {
         KeyPair keys = newKeys();
-        Api.admin().body(Map.of("id", id, "public_key", RunnerKeys.toPem(keys.getPublic()), "max_concurrent_jobs", maxConcurrentJobs))
-                .post("/api/v1/orgs/{org}/runners", org).then().statusCode(201);
+        Api.admin()
+                .body(Map.of(
+                        "id",
+                        id,
+                        "public_key",
+                        RunnerKeys.toPem(keys.getPublic()),
+                        "max_concurrent_jobs",
+                        maxConcurrentJobs))
+                .post("/api/v1/orgs/{org}/runners", org)
+                .then()
+                .statusCode(201);
         return new RunnerDriver(org, id, keys);
     }
 
@@ -133,9 +142,13 @@ public final class RunnerDriver {
 
     public void log(Object jobId, int batch, String... messages) {
         List<Map<String, Object>> lines = Arrays.stream(messages)
-                .map(m -> Map.<String, Object>of("level", "info", "message", m)).toList();
-        request().body(Map.of("batch", batch, "lines", lines)).post("/api/runner/v1/jobs/{id}/logs", jobId)
-                .then().statusCode(204);
+                .map(m -> Map.<String, Object>of("level", "info", "message", m))
+                .toList();
+        request()
+                .body(Map.of("batch", batch, "lines", lines))
+                .post("/api/runner/v1/jobs/{id}/logs", jobId)
+                .then()
+                .statusCode(204);
     }
 
     /** Reports a result and waits for the deployment's advance, so that a claim right after finds what depends on the job. */
@@ -147,15 +160,35 @@ public final class RunnerDriver {
     public void succeed(Map<String, Object> job, Map<String, Object> outputs) {
         Map<String, Object> wrapped = new HashMap<>();
         outputs.forEach((name, value) -> wrapped.put(name, Map.of("value", value, "sensitive", false)));
-        result(job.get("job_id"), Map.of("status", "succeeded", "outputs", wrapped,
-                "resources", List.of(Map.of("address", "terraform_data.this", "mode", "managed", "type", "terraform_data", "name", "this")),
-                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 0)))
-                .then().statusCode(204);
+        result(
+                        job.get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "outputs",
+                                wrapped,
+                                "resources",
+                                List.of(Map.of(
+                                        "address",
+                                        "terraform_data.this",
+                                        "mode",
+                                        "managed",
+                                        "type",
+                                        "terraform_data",
+                                        "name",
+                                        "this")),
+                                "plan_summary",
+                                Map.of("add", 1, "change", 0, "destroy", 0)))
+                .then()
+                .statusCode(204);
     }
 
     public void fail(Map<String, Object> job, String summary) {
-        result(job.get("job_id"), Map.of("status", "failed", "error", Map.of("summary", summary, "detail", "exit code 1")))
-                .then().statusCode(204);
+        result(
+                        job.get("job_id"),
+                        Map.of("status", "failed", "error", Map.of("summary", summary, "detail", "exit code 1")))
+                .then()
+                .statusCode(204);
     }
 
     /** The resource id ({@code type/class/id}) a claimed job works on. */

@@ -22,19 +22,56 @@ public final class Scenario {
     public final RunnerDriver runner;
 
     public Scenario(int runnerSlots) {
-        admin().body(Map.of("id", "production")).post("/api/v1/orgs/{org}/env-types", org).then().statusCode(201);
-        admin().body(Map.of("id", "shop", "name", "Shop")).post("/api/v1/orgs/{org}/projects", org).then().statusCode(201);
-        admin().body(Map.of("id", "prod", "env_type_id", "production")).post("/api/v1/orgs/{org}/projects/shop/envs", org).then().statusCode(201);
-        admin().body(Map.of("id", "thing", "output_schema", Map.of("type", "object", "required", List.of("name"),
-                        "properties", Map.of("name", Map.of("type", "string")))))
-                .post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
-        admin().body(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null",
-                        "configuration", Map.of(), "secrets", Map.of("token", PROVIDER_SECRET)))
-                .post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+        admin().body(Map.of("id", "production"))
+                .post("/api/v1/orgs/{org}/env-types", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("id", "shop", "name", "Shop"))
+                .post("/api/v1/orgs/{org}/projects", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("id", "prod", "env_type_id", "production"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "id",
+                        "thing",
+                        "output_schema",
+                        Map.of(
+                                "type",
+                                "object",
+                                "required",
+                                List.of("name"),
+                                "properties",
+                                Map.of("name", Map.of("type", "string")))))
+                .post("/api/v1/orgs/{org}/resource-types", org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "provider_type",
+                        "null",
+                        "id",
+                        "default",
+                        "source",
+                        "hashicorp/null",
+                        "configuration",
+                        Map.of(),
+                        "secrets",
+                        Map.of("token", PROVIDER_SECRET)))
+                .post("/api/v1/orgs/{org}/providers", org)
+                .then()
+                .statusCode(201);
         defineModule("resource \"terraform_data\" \"this\" { input = var.name }");
-        admin().body(Map.of("module_id", "thing")).post("/api/v1/orgs/{org}/module-rules", org).then().statusCode(201);
+        admin().body(Map.of("module_id", "thing"))
+                .post("/api/v1/orgs/{org}/module-rules", org)
+                .then()
+                .statusCode(201);
         runner = RunnerDriver.register(org, "r1", runnerSlots);
-        admin().body(Map.of("runner_id", "r1")).post("/api/v1/orgs/{org}/runner-rules", org).then().statusCode(201);
+        admin().body(Map.of("runner_id", "r1"))
+                .post("/api/v1/orgs/{org}/runner-rules", org)
+                .then()
+                .statusCode(201);
     }
 
     /** What every version of the module declares: its variables and the output its type requires. */
@@ -58,14 +95,22 @@ public final class Scenario {
         module.put("resource_type", "thing");
         module.put("module_source", "inline");
         module.put("module_source_code", DECLARATIONS + code);
-        module.put("module_params", Map.of("upstream", Map.of("type", "any", "is_optional", true),
-                "size", Map.of("type", "number", "is_optional", true)));
+        module.put(
+                "module_params",
+                Map.of(
+                        "upstream",
+                        Map.of("type", "any", "is_optional", true),
+                        "size",
+                        Map.of("type", "number", "is_optional", true)));
         module.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"));
         module.put("provider_mapping", Map.of("null", "null.default"));
         if (admin().get("/api/v1/orgs/{org}/modules/thing", org).statusCode() == 404) {
             admin().body(module).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
         } else {
-            admin().body(module).put("/api/v1/orgs/{org}/modules/thing", org).then().statusCode(200);
+            admin().body(module)
+                    .put("/api/v1/orgs/{org}/modules/thing", org)
+                    .then()
+                    .statusCode(200);
         }
     }
 
@@ -86,16 +131,24 @@ public final class Scenario {
             }
             if (!upstreams.isEmpty()) {
                 yaml.append("          upstream: [");
-                yaml.append(String.join(", ", upstreams.stream().map(u -> "\"${resources." + u + ".outputs.name}\"").toList()));
+                yaml.append(String.join(
+                        ", ",
+                        upstreams.stream()
+                                .map(u -> "\"${resources." + u + ".outputs.name}\"")
+                                .toList()));
                 yaml.append("]\n");
             }
             if (sizes.containsKey(alias)) {
                 yaml.append("          size: ").append(sizes.get(alias)).append('\n');
             }
         });
-        return admin().contentType("application/yaml").body(yaml.toString().getBytes(StandardCharsets.UTF_8))
+        return admin().contentType("application/yaml")
+                .body(yaml.toString().getBytes(StandardCharsets.UTF_8))
                 .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", org)
-                .then().statusCode(201).extract().path("version");
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("version");
     }
 
     public Response create(Map<String, Object> body) {
@@ -108,7 +161,11 @@ public final class Scenario {
 
     public Map<String, Object> deployment(String id) {
         return admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", org, id)
-                .then().statusCode(200).extract().jsonPath().getMap("");
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("");
     }
 
     public String status(String id) {
@@ -119,7 +176,8 @@ public final class Scenario {
     @SuppressWarnings("unchecked")
     public Map<String, String> nodeStatuses(String id) {
         Map<String, String> statuses = new LinkedHashMap<>();
-        for (Map<String, Object> node : (List<Map<String, Object>>) deployment(id).get("nodes")) {
+        for (Map<String, Object> node :
+                (List<Map<String, Object>>) deployment(id).get("nodes")) {
             statuses.put((String) node.get("id"), (String) node.get("status"));
         }
         return statuses;

@@ -57,6 +57,7 @@ class WebhookTest {
     private final List<Received> received = Collections.synchronizedList(new ArrayList<>());
     /** Answers 503 to this many requests first, then {@link #answer}. */
     private final AtomicInteger outage = new AtomicInteger();
+
     private volatile int answer = 204;
 
     @BeforeEach
@@ -66,9 +67,11 @@ class WebhookTest {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             int status = outage.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 503 : answer;
             if (status < 300) {
-                received.add(new Received(exchange.getRequestHeaders().getFirst("webhook-id"),
+                received.add(new Received(
+                        exchange.getRequestHeaders().getFirst("webhook-id"),
                         exchange.getRequestHeaders().getFirst("webhook-timestamp"),
-                        exchange.getRequestHeaders().getFirst("webhook-signature"), body));
+                        exchange.getRequestHeaders().getFirst("webhook-signature"),
+                        body));
             }
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
@@ -86,15 +89,22 @@ class WebhookTest {
     }
 
     private Map<String, Object> subscribe(Scenario s, List<String> events) {
-        return admin().body(Map.of("url", url(), "events", events)).post("/api/v1/orgs/{org}/webhooks", s.org).then().statusCode(201)
-                .extract().jsonPath().getMap("");
+        return admin().body(Map.of("url", url(), "events", events))
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getMap("");
     }
 
     private static String expectedSignature(String secret, Received r) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
-        return "v1," + Base64.getEncoder().encodeToString(mac.doFinal((r.id() + "." + r.timestamp() + "." + r.body())
-                .getBytes(StandardCharsets.UTF_8)));
+        return "v1,"
+                + Base64.getEncoder()
+                        .encodeToString(mac.doFinal(
+                                (r.id() + "." + r.timestamp() + "." + r.body()).getBytes(StandardCharsets.UTF_8)));
     }
 
     private List<String> types() throws Exception {
@@ -111,20 +121,29 @@ class WebhookTest {
         Map<String, Object> created = subscribe(s, List.of("deployment.succeeded"));
         String secret = (String) created.get("secret");
         assertThat(secret).startsWith("whsec_");
-        admin().get("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id")).then().statusCode(200).body("secret", nullValue())
+        admin().get("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id"))
+                .then()
+                .statusCode(200)
+                .body("secret", nullValue())
                 .body("url", equalTo(url()));
 
         dispatcher.deliverDue();
         assertThat(received).singleElement().satisfies(r -> {
             assertThat(r.json().path("type").asText()).isEqualTo("ping");
             assertThat(r.signature()).isEqualTo(expectedSignature(secret, r));
-            assertThat(Long.parseLong(r.timestamp())).isCloseTo(System.currentTimeMillis() / 1000, org.assertj.core.data.Offset.offset(60L));
+            assertThat(Long.parseLong(r.timestamp()))
+                    .isCloseTo(System.currentTimeMillis() / 1000, org.assertj.core.data.Offset.offset(60L));
         });
-        admin().get("/api/v1/orgs/{org}/webhooks/{id}/deliveries", s.org, created.get("id")).then().statusCode(200)
-                .body("items[0].event_type", equalTo("ping")).body("items[0].status", equalTo("delivered"))
-                .body("items[0].last_status_code", equalTo(204)).body("items[0].attempts", equalTo(1));
+        admin().get("/api/v1/orgs/{org}/webhooks/{id}/deliveries", s.org, created.get("id"))
+                .then()
+                .statusCode(200)
+                .body("items[0].event_type", equalTo("ping"))
+                .body("items[0].status", equalTo("delivered"))
+                .body("items[0].last_status_code", equalTo(204))
+                .body("items[0].attempts", equalTo(1));
         // a signature with another secret does not match: the receiver can tell
-        assertThat(received.get(0).signature()).isNotEqualTo(expectedSignature(WebhookSignature.newSecret(), received.get(0)));
+        assertThat(received.get(0).signature())
+                .isNotEqualTo(expectedSignature(WebhookSignature.newSecret(), received.get(0)));
     }
 
     @Test
@@ -153,18 +172,48 @@ class WebhookTest {
         assertThat(received.get(1).json().path("data").path("status").asText()).isEqualTo("succeeded");
 
         received.clear();
-        admin().body(Map.of()).post("/api/v1/orgs/{org}/projects/shop/envs/prod/checks", s.org).then().statusCode(201);
-        s.claimAll().values().forEach(job -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded", "check",
-                Map.of("drifted", true, "changes_pending", true, "drift", List.of(Map.of("address", "module.main.terraform_data.this",
-                        "actions", List.of("update"), "attributes", List.of(Map.of("path", "input", "before", "x", "after", "y")))))))
-                .then().statusCode(204));
+        admin().body(Map.of())
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/checks", s.org)
+                .then()
+                .statusCode(201);
+        s.claimAll()
+                .values()
+                .forEach(job -> s.runner
+                        .result(
+                                job.get("job_id"),
+                                Map.of(
+                                        "status",
+                                        "succeeded",
+                                        "check",
+                                        Map.of(
+                                                "drifted",
+                                                true,
+                                                "changes_pending",
+                                                true,
+                                                "drift",
+                                                List.of(Map.of(
+                                                        "address",
+                                                        "module.main.terraform_data.this",
+                                                        "actions",
+                                                        List.of("update"),
+                                                        "attributes",
+                                                        List.of(Map.of(
+                                                                "path", "input", "before", "x", "after", "y")))))))
+                        .then()
+                        .statusCode(204));
         s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201);
         s.claimAll().values().forEach(s::succeed);
         dispatcher.deliverDue();
         dispatcher.deliverDue();
-        assertThat(types()).as("checks are not announced as deployments; their findings are, as issues")
-                .containsSubsequence("issue.opened", "issue.resolved").doesNotContain("ping");
-        JsonNode opened = received.stream().filter(r -> r.body().contains("issue.opened")).findFirst().orElseThrow().json();
+        assertThat(types())
+                .as("checks are not announced as deployments; their findings are, as issues")
+                .containsSubsequence("issue.opened", "issue.resolved")
+                .doesNotContain("ping");
+        JsonNode opened = received.stream()
+                .filter(r -> r.body().contains("issue.opened"))
+                .findFirst()
+                .orElseThrow()
+                .json();
         assertThat(opened.path("data").path("kind").asText()).isEqualTo("drift");
         assertThat(opened.path("data").path("resource").asText()).isEqualTo("thing/default/app.a");
     }
@@ -172,26 +221,46 @@ class WebhookTest {
     @Test
     void aGatedDeploymentAnnouncesThatItNeedsApprovalAndEachDecision() throws Exception {
         Scenario s = new Scenario(4);
-        admin().body(Map.of("approval", Map.of("deployments", true))).put("/api/v1/orgs/{org}/env-types/production", s.org)
-                .then().statusCode(200);
+        admin().body(Map.of("approval", Map.of("deployments", true)))
+                .put("/api/v1/orgs/{org}/env-types/production", s.org)
+                .then()
+                .statusCode(200);
         subscribe(s, List.of("deployment.started", "deployment.succeeded", "approval.needed", "approval.given"));
         dispatcher.deliverDue();
         received.clear();
 
         s.manifest(graph("a", List.of()));
         String deployment = s.deploy();
-        s.claimAll().values().forEach(job -> s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
-                "plan_summary", Map.of("add", 1, "change", 0, "destroy", 0))).then().statusCode(204));
-        String fingerprint = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, deployment).then()
-                .statusCode(200).extract().path("approval.fingerprint");
-        as(tokenFor(s.org, "platform-engineer")).body(Map.of("decision", "approve", "comment", "ship it"))
-                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, deployment).then().statusCode(201);
+        s.claimAll()
+                .values()
+                .forEach(job -> s.runner
+                        .result(
+                                job.get("job_id"),
+                                Map.of(
+                                        "status",
+                                        "succeeded",
+                                        "plan_summary",
+                                        Map.of("add", 1, "change", 0, "destroy", 0)))
+                        .then()
+                        .statusCode(204));
+        String fingerprint = admin().get(
+                        "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, deployment)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("approval.fingerprint");
+        as(tokenFor(s.org, "platform-engineer"))
+                .body(Map.of("decision", "approve", "comment", "ship it"))
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/approvals", s.org, deployment)
+                .then()
+                .statusCode(201);
         s.claimAll().values().forEach(s::succeed);
         for (int round = 0; round < 4; round++) {
-            dispatcher.deliverDue();  // one event of a subject per round: the next waits until it is delivered
+            dispatcher.deliverDue(); // one event of a subject per round: the next waits until it is delivered
         }
 
-        assertThat(types()).containsExactly("deployment.started", "approval.needed", "approval.given", "deployment.succeeded");
+        assertThat(types())
+                .containsExactly("deployment.started", "approval.needed", "approval.given", "deployment.succeeded");
         JsonNode needed = received.get(1).json().path("data");
         assertThat(needed.path("id").asText()).isEqualTo(deployment);
         assertThat(needed.path("status").asText()).isEqualTo("awaiting_approval");
@@ -209,8 +278,11 @@ class WebhookTest {
         Map<String, Object> created = subscribe(s, List.of("deployment.failed"));
         answer = 400;
         dispatcher.deliverDue();
-        admin().get("/api/v1/orgs/{org}/webhooks/{id}/deliveries", s.org, created.get("id")).then().statusCode(200)
-                .body("items[0].status", equalTo("failed")).body("items[0].attempts", equalTo(1))
+        admin().get("/api/v1/orgs/{org}/webhooks/{id}/deliveries", s.org, created.get("id"))
+                .then()
+                .statusCode(200)
+                .body("items[0].status", equalTo("failed"))
+                .body("items[0].attempts", equalTo(1))
                 .body("items[0].last_error", equalTo("answered 400"));
         answer = 204;
         s.manifest(graph("a", List.of()));
@@ -219,22 +291,40 @@ class WebhookTest {
         dispatcher.deliverDue();
         assertThat(received).as("only deployment.failed was asked for").isEmpty();
 
-        admin().delete("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id")).then().statusCode(204);
-        admin().get("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id")).then().statusCode(404);
+        admin().delete("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id"))
+                .then()
+                .statusCode(204);
+        admin().get("/api/v1/orgs/{org}/webhooks/{id}", s.org, created.get("id"))
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void badSubscriptionsAreRefusedWithTheField() {
         Scenario s = new Scenario(1);
-        admin().body(Map.of("url", url(), "events", List.of("deployment.exploded"))).post("/api/v1/orgs/{org}/webhooks", s.org)
-                .then().statusCode(400).body("errors[0].pointer", equalTo("/events/0"));
-        admin().body(Map.of("url", "ftp://example.com/hook", "events", List.of("issue.opened"))).post("/api/v1/orgs/{org}/webhooks", s.org)
-                .then().statusCode(400).body("errors[0].pointer", equalTo("/url"));
+        admin().body(Map.of("url", url(), "events", List.of("deployment.exploded")))
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(400)
+                .body("errors[0].pointer", equalTo("/events/0"));
+        admin().body(Map.of("url", "ftp://example.com/hook", "events", List.of("issue.opened")))
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(400)
+                .body("errors[0].pointer", equalTo("/url"));
         admin().body(Map.of("url", "http://user:pw@127.0.0.1/hook", "events", List.of("issue.opened")))
-                .post("/api/v1/orgs/{org}/webhooks", s.org).then().statusCode(400).body("detail", org.hamcrest.Matchers.not(
-                        org.hamcrest.Matchers.containsString("pw")));
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(400)
+                .body("detail", org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("pw")));
         admin().body(Map.of("url", "http://no-such-host.invalid/hook", "events", List.of("issue.opened")))
-                .post("/api/v1/orgs/{org}/webhooks", s.org).then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("does not resolve"));
-        admin().body(Map.of("url", url(), "events", List.of())).post("/api/v1/orgs/{org}/webhooks", s.org).then().statusCode(400);
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("does not resolve"));
+        admin().body(Map.of("url", url(), "events", List.of()))
+                .post("/api/v1/orgs/{org}/webhooks", s.org)
+                .then()
+                .statusCode(400);
     }
 }

@@ -12,8 +12,12 @@ import java.util.Map;
  * Everything an organization has configured that expansion needs: resource types, the module
  * versions rules can choose (by module id), providers (by {@code type.id}) and rules.
  */
-public record Catalog(Map<String, ResourceTypeSpec> resourceTypes, Map<String, ModuleSpec> modules,
-                      Map<String, ProviderSpec> providers, List<ModuleRule> moduleRules, List<RunnerRule> runnerRules) {
+public record Catalog(
+        Map<String, ResourceTypeSpec> resourceTypes,
+        Map<String, ModuleSpec> modules,
+        Map<String, ProviderSpec> providers,
+        List<ModuleRule> moduleRules,
+        List<RunnerRule> runnerRules) {
 
     public Catalog {
         resourceTypes = Map.copyOf(resourceTypes);
@@ -23,8 +27,12 @@ public record Catalog(Map<String, ResourceTypeSpec> resourceTypes, Map<String, M
         runnerRules = List.copyOf(runnerRules);
     }
 
-    public static Catalog of(Collection<ResourceTypeSpec> types, Collection<ModuleSpec> modules, Collection<ProviderSpec> providers,
-                             List<ModuleRule> moduleRules, List<RunnerRule> runnerRules) {
+    public static Catalog of(
+            Collection<ResourceTypeSpec> types,
+            Collection<ModuleSpec> modules,
+            Collection<ProviderSpec> providers,
+            List<ModuleRule> moduleRules,
+            List<RunnerRule> runnerRules) {
         Map<String, ResourceTypeSpec> typeMap = new HashMap<>();
         types.forEach(t -> typeMap.put(t.id(), t));
         Map<String, ModuleSpec> moduleMap = new HashMap<>();

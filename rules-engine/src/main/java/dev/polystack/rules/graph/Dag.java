@@ -14,19 +14,23 @@ import java.util.TreeSet;
 /** Topological order, layers and cycle detection for dependency graphs. Deterministic; no recursion. */
 public final class Dag {
 
-    private Dag() {
-    }
+    private Dag() {}
 
     /** Nodes in dependency order, and by layer: layer 0 depends on nothing, layer k on earlier layers only. */
-    public record Sorted<T>(List<T> order, List<List<T>> layers) {
-    }
+    public record Sorted<T>(List<T> order, List<List<T>> layers) {}
 
     /** A cycle, as the list of nodes along it with the first repeated at the end. */
     public static final class CycleException extends RuntimeException {
         private final List<?> cycle;
 
         CycleException(List<?> cycle) {
-            super("dependency cycle: " + String.join(" → ", cycle.stream().map(String::valueOf).toList()), null, false, false);
+            super(
+                    "dependency cycle: "
+                            + String.join(
+                                    " → ", cycle.stream().map(String::valueOf).toList()),
+                    null,
+                    false,
+                    false);
             this.cycle = List.copyOf(cycle);
         }
 
@@ -41,7 +45,8 @@ public final class Dag {
      * @param dependencies for each node, the nodes it depends on (absent = none); every one must be in {@code nodes}
      * @throws CycleException naming one cycle when there is any
      */
-    public static <T extends Comparable<T>> Sorted<T> sort(Collection<T> nodes, Map<T, ? extends Collection<T>> dependencies) {
+    public static <T extends Comparable<T>> Sorted<T> sort(
+            Collection<T> nodes, Map<T, ? extends Collection<T>> dependencies) {
         Set<T> all = new HashSet<>(nodes);
         Map<T, Integer> pending = new HashMap<>();
         Map<T, List<T>> dependents = new HashMap<>();

@@ -19,8 +19,8 @@ import dev.polystack.rules.template.Usage;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +43,11 @@ public final class GraphExpander {
      * @param pinnedRunners runners that resources already provisioned must keep (their state lives there)
      * @throws RulesException with every problem found, each naming its path
      */
-    public ResourceGraph expand(Manifest manifest, EnvironmentContext environment, Catalog catalog,
-                                Map<ResourceIdentity, String> pinnedRunners) {
+    public ResourceGraph expand(
+            Manifest manifest,
+            EnvironmentContext environment,
+            Catalog catalog,
+            Map<ResourceIdentity, String> pinnedRunners) {
         return new Expansion(manifest, environment, catalog, pinnedRunners).run();
     }
 
@@ -64,10 +67,14 @@ public final class GraphExpander {
         private final Map<String, Map<String, ResourceIdentity>> namesByWorkload = new HashMap<>();
 
         /** A resource to expand: its identity, params, where it comes from, and what its params' names mean. */
-        private record Pending(ResourceIdentity identity, ObjectNode params, String path, Map<String, ResourceIdentity> references) {
-        }
+        private record Pending(
+                ResourceIdentity identity, ObjectNode params, String path, Map<String, ResourceIdentity> references) {}
 
-        Expansion(Manifest manifest, EnvironmentContext environment, Catalog catalog, Map<ResourceIdentity, String> pinnedRunners) {
+        Expansion(
+                Manifest manifest,
+                EnvironmentContext environment,
+                Catalog catalog,
+                Map<ResourceIdentity, String> pinnedRunners) {
             this.manifest = manifest;
             this.catalog = catalog;
             this.pinnedRunners = pinnedRunners;
@@ -78,20 +85,28 @@ public final class GraphExpander {
         ResourceGraph run() {
             Map<String, ResourceGraph.WorkloadOutputs> outputs = new TreeMap<>();
             for (ResourceRequest request : manifest.requests()) {
-                ResourceTypeSpec type = catalog.resourceTypes().get(request.identity().type());
+                ResourceTypeSpec type =
+                        catalog.resourceTypes().get(request.identity().type());
                 if (type == null) {
-                    problems.add(new Problem(request.path() + ".type", "unknown resource type `" + request.identity().type() + "`"));
+                    problems.add(new Problem(
+                            request.path() + ".type",
+                            "unknown resource type `" + request.identity().type() + "`"));
                     continue;
                 }
                 if (!type.developerAccessible()) {
-                    problems.add(new Problem(request.path() + ".type", "resource type `" + type.id()
-                            + "` is not available to developers; only modules may depend on it"));
+                    problems.add(new Problem(
+                            request.path() + ".type",
+                            "resource type `" + type.id()
+                                    + "` is not available to developers; only modules may depend on it"));
                     continue;
                 }
-                enqueue(new Pending(request.identity(), request.params(), request.path(), manifestNames(request.workload())));
+                enqueue(new Pending(
+                        request.identity(), request.params(), request.path(), manifestNames(request.workload())));
             }
             for (Workload workload : manifest.workloads().values()) {
-                outputs.put(workload.name(), new ResourceGraph.WorkloadOutputs(workload.outputs(), manifestNames(workload.name())));
+                outputs.put(
+                        workload.name(),
+                        new ResourceGraph.WorkloadOutputs(workload.outputs(), manifestNames(workload.name())));
                 checkWorkloadOutputs(workload);
             }
             while (!queue.isEmpty()) {
@@ -108,8 +123,11 @@ public final class GraphExpander {
             try {
                 sorted = Dag.sort(nodes.keySet(), dependencies);
             } catch (Dag.CycleException e) {
-                List<String> cycle = e.cycle().stream().map(id -> declaredAt.get((ResourceIdentity) id)).toList();
-                throw new RulesException(declaredAt.get((ResourceIdentity) e.cycle().get(0)),
+                List<String> cycle = e.cycle().stream()
+                        .map(id -> declaredAt.get((ResourceIdentity) id))
+                        .toList();
+                throw new RulesException(
+                        declaredAt.get((ResourceIdentity) e.cycle().get(0)),
                         "dependency cycle: " + String.join(" → ", cycle));
             }
             return new ResourceGraph(nodes, edges, sorted.order(), sorted.layers(), outputs);
@@ -125,7 +143,9 @@ public final class GraphExpander {
                 Map<String, ResourceIdentity> names = new HashMap<>();
                 manifest.shared().forEach((alias, request) -> names.put("shared." + alias, request.identity()));
                 if (workload != null) {
-                    manifest.workloads().get(workload).resources()
+                    manifest.workloads()
+                            .get(workload)
+                            .resources()
                             .forEach((alias, request) -> names.put("resources." + alias, request.identity()));
                 }
                 return Collections.unmodifiableMap(names);
@@ -141,8 +161,9 @@ public final class GraphExpander {
             }
             ObjectNode params = declaredParams.get(pending.identity());
             if (!params.isEmpty() && !pending.params().isEmpty() && !params.equals(pending.params())) {
-                problems.add(new Problem(pending.path(), "is the same resource (" + pending.identity() + ") as "
-                        + earlier + " but with other params"));
+                problems.add(new Problem(
+                        pending.path(),
+                        "is the same resource (" + pending.identity() + ") as " + earlier + " but with other params"));
             }
         }
 
@@ -158,8 +179,10 @@ public final class GraphExpander {
             }
             ModuleSpec module = catalog.modules().get(moduleRule.moduleId());
             if (module == null) {
-                problems.add(new Problem(path, "module rule " + moduleRule.id() + " names module `" + moduleRule.moduleId()
-                        + "`, which does not exist"));
+                problems.add(new Problem(
+                        path,
+                        "module rule " + moduleRule.id() + " names module `" + moduleRule.moduleId()
+                                + "`, which does not exist"));
                 return;
             }
             String runnerId = pinnedRunners.get(identity);
@@ -181,43 +204,67 @@ public final class GraphExpander {
             module.dependencies().forEach((alias, dependency) -> {
                 String dependencyPath = path + ".dependencies." + alias;
                 if (!catalog.resourceTypes().containsKey(dependency.type())) {
-                    problems.add(new Problem(dependencyPath, "module `" + module.id() + "` depends on unknown resource type `"
-                            + dependency.type() + "`"));
+                    problems.add(new Problem(
+                            dependencyPath,
+                            "module `" + module.id() + "` depends on unknown resource type `" + dependency.type()
+                                    + "`"));
                     return;
                 }
-                ResourceIdentity target = new ResourceIdentity(dependency.type(),
-                        dependency.resourceClass() == null ? ResourceIdentity.DEFAULT_CLASS : dependency.resourceClass(),
+                ResourceIdentity target = new ResourceIdentity(
+                        dependency.type(),
+                        dependency.resourceClass() == null
+                                ? ResourceIdentity.DEFAULT_CLASS
+                                : dependency.resourceClass(),
                         dependency.id() == null ? identity.id() + "." + alias : dependency.id());
                 dependencies.put(alias, target);
                 edges.add(new Edge(identity, target, alias));
                 enqueue(new Pending(target, dependency.params(), dependencyPath, Map.of()));
             });
-            checkModuleTemplates(module.inputs(), path + " (module `" + module.id() + "` inputs)", Usage.MODULE_INPUT, dependencies);
+            checkModuleTemplates(
+                    module.inputs(), path + " (module `" + module.id() + "` inputs)", Usage.MODULE_INPUT, dependencies);
             Map<String, ProviderBinding> providers = new TreeMap<>();
             module.providerMapping().forEach((localName, key) -> {
                 ProviderSpec provider = catalog.providers().get(key);
                 if (provider == null) {
-                    problems.add(new Problem(path, "module `" + module.id() + "` maps provider `" + localName + "` to `" + key
-                            + "`, which does not exist"));
+                    problems.add(new Problem(
+                            path,
+                            "module `" + module.id() + "` maps provider `" + localName + "` to `" + key
+                                    + "`, which does not exist"));
                     return;
                 }
-                checkModuleTemplates(provider.configuration(), path + " (provider `" + key + "` configuration)",
-                        Usage.PROVIDER_CONFIGURATION, dependencies);
+                checkModuleTemplates(
+                        provider.configuration(),
+                        path + " (provider `" + key + "` configuration)",
+                        Usage.PROVIDER_CONFIGURATION,
+                        dependencies);
                 providers.put(localName, new ProviderBinding(localName, provider));
             });
-            for (String param : params.properties().stream().map(Map.Entry::getKey).toList()) {
+            for (String param :
+                    params.properties().stream().map(Map.Entry::getKey).toList()) {
                 if (module.inputs().has(param)) {
-                    problems.add(new Problem(path + ".params." + param, "module `" + module.id()
-                            + "` sets this input itself; it cannot also be a param"));
+                    problems.add(new Problem(
+                            path + ".params." + param,
+                            "module `" + module.id() + "` sets this input itself; it cannot also be a param"));
                 }
             }
-            nodes.put(identity, new GraphNode(identity, path, module, moduleRule.id(), runnerId, runnerRuleId, params,
-                    dependencies, references, providers));
+            nodes.put(
+                    identity,
+                    new GraphNode(
+                            identity,
+                            path,
+                            module,
+                            moduleRule.id(),
+                            runnerId,
+                            runnerRuleId,
+                            params,
+                            dependencies,
+                            references,
+                            providers));
         }
 
         /** Adds an edge for each resource a node's params reference, and returns what the names mean. */
-        private Map<String, ResourceIdentity> referencesOfParams(ResourceIdentity identity, ObjectNode params, String path,
-                                                                 Map<String, ResourceIdentity> names) {
+        private Map<String, ResourceIdentity> referencesOfParams(
+                ResourceIdentity identity, ObjectNode params, String path, Map<String, ResourceIdentity> names) {
             Map<String, ResourceIdentity> used = new TreeMap<>();
             List<Problem> ignored = new ArrayList<>();
             for (Placeholders.Found found : Placeholders.scan(params, path + ".params", Usage.MANIFEST, ignored)) {
@@ -243,7 +290,8 @@ public final class GraphExpander {
         }
 
         /** A reference must name an output that the target's resource type declares, with a path that fits its shape. */
-        private void checkOutput(dev.polystack.rules.template.Reference reference, ResourceIdentity target, String path) {
+        private void checkOutput(
+                dev.polystack.rules.template.Reference reference, ResourceIdentity target, String path) {
             ResourceTypeSpec type = catalog.resourceTypes().get(target.type());
             if (type == null) {
                 return;
@@ -257,8 +305,11 @@ public final class GraphExpander {
         /** Workload outputs may only name outputs their resources' types declare (the parser checked the aliases). */
         private void checkWorkloadOutputs(Workload workload) {
             Map<String, ResourceIdentity> names = manifestNames(workload.name());
-            for (Placeholders.Found found : Placeholders.scan(workload.outputs(), "workloads." + workload.name() + ".outputs",
-                    Usage.MANIFEST, new ArrayList<>())) {
+            for (Placeholders.Found found : Placeholders.scan(
+                    workload.outputs(),
+                    "workloads." + workload.name() + ".outputs",
+                    Usage.MANIFEST,
+                    new ArrayList<>())) {
                 for (Segment.Placeholder placeholder : found.template().placeholders()) {
                     var reference = placeholder.reference();
                     if ("context".equals(reference.root())) {
@@ -273,7 +324,8 @@ public final class GraphExpander {
         }
 
         /** Placeholders in module inputs and provider configuration may only name the module's dependencies. */
-        private void checkModuleTemplates(JsonNode document, String path, Usage usage, Map<String, ResourceIdentity> dependencies) {
+        private void checkModuleTemplates(
+                JsonNode document, String path, Usage usage, Map<String, ResourceIdentity> dependencies) {
             for (Placeholders.Found found : Placeholders.scan(document, path, usage, problems)) {
                 for (Segment.Placeholder placeholder : found.template().placeholders()) {
                     var reference = placeholder.reference();
@@ -282,8 +334,10 @@ public final class GraphExpander {
                     }
                     ResourceIdentity target = dependencies.get(reference.fieldAt(0));
                     if (target == null) {
-                        problems.add(new Problem(found.path(), "unknown reference `${" + reference.text()
-                                + "}`: the module has no dependency `" + reference.fieldAt(0) + "`"));
+                        problems.add(new Problem(
+                                found.path(),
+                                "unknown reference `${" + reference.text() + "}`: the module has no dependency `"
+                                        + reference.fieldAt(0) + "`"));
                     } else {
                         checkOutput(reference, target, found.path());
                     }

@@ -18,9 +18,17 @@ import java.util.Map;
  * @param manifestReferences the {@code resources.<alias>} and {@code shared.<alias>} names its params use, and their resources
  * @param providers          provider bindings by local name
  */
-public record GraphNode(ResourceIdentity identity, String path, ModuleSpec module, String moduleRuleId, String runnerId,
-                        String runnerRuleId, ObjectNode params, Map<String, ResourceIdentity> dependencies,
-                        Map<String, ResourceIdentity> manifestReferences, Map<String, ProviderBinding> providers) {
+public record GraphNode(
+        ResourceIdentity identity,
+        String path,
+        ModuleSpec module,
+        String moduleRuleId,
+        String runnerId,
+        String runnerRuleId,
+        ObjectNode params,
+        Map<String, ResourceIdentity> dependencies,
+        Map<String, ResourceIdentity> manifestReferences,
+        Map<String, ProviderBinding> providers) {
 
     public GraphNode {
         params = params.deepCopy();

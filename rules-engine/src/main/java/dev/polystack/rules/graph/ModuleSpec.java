@@ -13,8 +13,14 @@ import java.util.TreeMap;
  * @param inputs          module inputs; strings may hold placeholders
  * @param providerMapping OpenTofu provider local name to {@code type.id}
  */
-public record ModuleSpec(String id, int version, String resourceType, Map<String, ParamSpec> params, ObjectNode inputs,
-                         Map<String, String> providerMapping, Map<String, DependencySpec> dependencies) {
+public record ModuleSpec(
+        String id,
+        int version,
+        String resourceType,
+        Map<String, ParamSpec> params,
+        ObjectNode inputs,
+        Map<String, String> providerMapping,
+        Map<String, DependencySpec> dependencies) {
 
     public ModuleSpec {
         Objects.requireNonNull(id, "id");
@@ -22,7 +28,8 @@ public record ModuleSpec(String id, int version, String resourceType, Map<String
         params = Map.copyOf(params == null ? Map.of() : params);
         inputs = inputs == null ? JsonNodeFactory.instance.objectNode() : inputs.deepCopy();
         providerMapping = Map.copyOf(providerMapping == null ? Map.of() : providerMapping);
-        dependencies = java.util.Collections.unmodifiableMap(new TreeMap<>(dependencies == null ? Map.of() : dependencies));
+        dependencies =
+                java.util.Collections.unmodifiableMap(new TreeMap<>(dependencies == null ? Map.of() : dependencies));
     }
 
     @Override

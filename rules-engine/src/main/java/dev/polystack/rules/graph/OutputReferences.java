@@ -15,8 +15,7 @@ import java.util.List;
  */
 public final class OutputReferences {
 
-    private OutputReferences() {
-    }
+    private OutputReferences() {}
 
     /**
      * What is wrong with the reference, or null when it may be used.
@@ -27,8 +26,8 @@ public final class OutputReferences {
         List<PathElement> path = reference.path();
         String text = "`${" + reference.text() + "}`";
         if (path.size() < 3 || !"outputs".equals(reference.fieldAt(1)) || reference.fieldAt(2) == null) {
-            return text + " must name an output: ${" + reference.root() + "." + (reference.fieldAt(0) == null ? "<alias>"
-                    : reference.fieldAt(0)) + ".outputs.<name>}";
+            return text + " must name an output: ${" + reference.root() + "."
+                    + (reference.fieldAt(0) == null ? "<alias>" : reference.fieldAt(0)) + ".outputs.<name>}";
         }
         String output = reference.fieldAt(2);
         JsonNode schema = type.outputSchema();
@@ -39,8 +38,12 @@ public final class OutputReferences {
                 properties.fieldNames().forEachRemaining(declared::add);
             }
             return text + ": resource type `" + type.id() + "` declares no output `" + output + "` ("
-                    + (declared.isEmpty() ? "it declares no outputs; give it an output schema with `" + output + "` in its properties"
-                    : "it declares " + String.join(", ", declared.stream().sorted().toList())) + ")";
+                    + (declared.isEmpty()
+                            ? "it declares no outputs; give it an output schema with `" + output + "` in its properties"
+                            : "it declares "
+                                    + String.join(
+                                            ", ", declared.stream().sorted().toList()))
+                    + ")";
         }
         JsonNode current = properties.get(output);
         StringBuilder where = new StringBuilder(output);
@@ -54,7 +57,9 @@ public final class OutputReferences {
                     return text + ": `" + where + "` is " + article(kind) + ", not a list";
                 }
                 JsonNode prefix = current.path("prefixItems");
-                current = prefix.isArray() && index.index() < prefix.size() ? prefix.get(index.index()) : current.get("items");
+                current = prefix.isArray() && index.index() < prefix.size()
+                        ? prefix.get(index.index())
+                        : current.get("items");
                 where.append('[').append(index.index()).append(']');
             } else {
                 String field = ((PathElement.Field) element).name();
@@ -81,7 +86,11 @@ public final class OutputReferences {
 
     /** The one JSON type a schema allows, or null when it does not say exactly. */
     private static String kindOf(JsonNode schema) {
-        if (schema == null || !schema.isObject() || schema.has("$ref") || schema.has("anyOf") || schema.has("oneOf")
+        if (schema == null
+                || !schema.isObject()
+                || schema.has("$ref")
+                || schema.has("anyOf")
+                || schema.has("oneOf")
                 || schema.has("allOf")) {
             return null;
         }

@@ -17,8 +17,7 @@ import java.util.Map;
  */
 public final class ParamValidator {
 
-    private ParamValidator() {
-    }
+    private ParamValidator() {}
 
     public static List<Problem> validate(ObjectNode params, ModuleSpec module, String path) {
         List<Problem> problems = new ArrayList<>();
@@ -26,8 +25,15 @@ public final class ParamValidator {
             ParamSpec spec = module.params().get(param.getKey());
             String paramPath = path + "." + param.getKey();
             if (spec == null) {
-                problems.add(new Problem(paramPath, "unknown param; module `" + module.id() + "` takes "
-                        + (module.params().isEmpty() ? "no params" : String.join(", ", new java.util.TreeSet<>(module.params().keySet())))));
+                problems.add(new Problem(
+                        paramPath,
+                        "unknown param; module `" + module.id() + "` takes "
+                                + (module.params().isEmpty()
+                                        ? "no params"
+                                        : String.join(
+                                                ", ",
+                                                new java.util.TreeSet<>(
+                                                        module.params().keySet())))));
                 continue;
             }
             JsonNode value = param.getValue();
@@ -40,8 +46,10 @@ public final class ParamValidator {
         }
         for (Map.Entry<String, ParamSpec> spec : new java.util.TreeMap<>(module.params()).entrySet()) {
             if (!spec.getValue().optional() && !params.has(spec.getKey())) {
-                problems.add(new Problem(path + "." + spec.getKey(), "is required by module `" + module.id() + "` ("
-                        + spec.getValue().type().describe() + ")"));
+                problems.add(new Problem(
+                        path + "." + spec.getKey(),
+                        "is required by module `" + module.id() + "` ("
+                                + spec.getValue().type().describe() + ")"));
             }
         }
         return problems;

@@ -15,8 +15,12 @@ import java.util.Set;
  * @param unknown                 inputs ({@code name}) and provider fields ({@code local.field}) whose references
  *                                could not be resolved yet (only in lenient resolution); their values keep the template text
  */
-public record Resolution(ObjectNode inputs, Set<String> sensitiveInputs, Map<String, ObjectNode> providerConfigurations,
-                         Set<String> sensitiveProviderFields, Set<String> unknown) {
+public record Resolution(
+        ObjectNode inputs,
+        Set<String> sensitiveInputs,
+        Map<String, ObjectNode> providerConfigurations,
+        Set<String> sensitiveProviderFields,
+        Set<String> unknown) {
 
     public Resolution {
         inputs = inputs.deepCopy();

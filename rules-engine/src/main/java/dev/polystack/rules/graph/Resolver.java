@@ -27,8 +27,7 @@ import java.util.function.Function;
  */
 public final class Resolver {
 
-    private Resolver() {
-    }
+    private Resolver() {}
 
     /**
      * Resolves a node once its dependencies have finished.
@@ -38,8 +37,11 @@ public final class Resolver {
      *                {@link Resolution#unknown()} instead of failing (for previews)
      * @throws RulesException when not lenient and a reference cannot be resolved
      */
-    public static Resolution resolve(GraphNode node, EnvironmentContext environment,
-                                     Function<ResourceIdentity, Outputs> outputs, boolean lenient) {
+    public static Resolution resolve(
+            GraphNode node,
+            EnvironmentContext environment,
+            Function<ResourceIdentity, Outputs> outputs,
+            boolean lenient) {
         Map<String, String> context = context(environment, node.identity());
         Set<String> sensitiveInputs = new HashSet<>();
         Set<String> unknown = new HashSet<>();
@@ -50,15 +52,40 @@ public final class Resolver {
         Lookup moduleLookup = new Lookup(context, dependencyNames, outputs, node.path());
         for (Iterator<Map.Entry<String, JsonNode>> it = node.module().inputs().fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> input = it.next();
-            resolveInto(inputs, input.getKey(), input.getValue(), moduleLookup, lenient, sensitiveInputs, unknown, input.getKey());
+            resolveInto(
+                    inputs,
+                    input.getKey(),
+                    input.getValue(),
+                    moduleLookup,
+                    lenient,
+                    sensitiveInputs,
+                    unknown,
+                    input.getKey());
         }
-        Lookup paramLookup = new Lookup(Map.of(
-                "org_id", environment.orgId(), "project_id", environment.projectId(),
-                "env_id", environment.envId(), "env_type_id", environment.envTypeId()),
-                node.manifestReferences(), outputs, node.path());
+        Lookup paramLookup = new Lookup(
+                Map.of(
+                        "org_id",
+                        environment.orgId(),
+                        "project_id",
+                        environment.projectId(),
+                        "env_id",
+                        environment.envId(),
+                        "env_type_id",
+                        environment.envTypeId()),
+                node.manifestReferences(),
+                outputs,
+                node.path());
         for (Iterator<Map.Entry<String, JsonNode>> it = node.params().fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> param = it.next();
-            resolveInto(inputs, param.getKey(), param.getValue(), paramLookup, lenient, sensitiveInputs, unknown, param.getKey());
+            resolveInto(
+                    inputs,
+                    param.getKey(),
+                    param.getValue(),
+                    paramLookup,
+                    lenient,
+                    sensitiveInputs,
+                    unknown,
+                    param.getKey());
         }
 
         Map<String, ObjectNode> providers = new TreeMap<>();
@@ -67,9 +94,18 @@ public final class Resolver {
             ObjectNode configuration = JsonNodeFactory.instance.objectNode();
             Set<String> sensitiveFields = new HashSet<>();
             Set<String> unknownFields = new HashSet<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = binding.configuration().fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it =
+                            binding.configuration().fields();
+                    it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
-                resolveInto(configuration, field.getKey(), field.getValue(), moduleLookup, lenient, sensitiveFields, unknownFields,
+                resolveInto(
+                        configuration,
+                        field.getKey(),
+                        field.getValue(),
+                        moduleLookup,
+                        lenient,
+                        sensitiveFields,
+                        unknownFields,
                         field.getKey());
             }
             sensitiveFields.forEach(f -> sensitiveProviderFields.add(localName + "." + f));
@@ -80,29 +116,64 @@ public final class Resolver {
     }
 
     /** Resolves a workload's outputs once the resources they reference have finished. */
-    public static Resolution resolveOutputs(ResourceGraph.WorkloadOutputs workloadOutputs, EnvironmentContext environment,
-                                            Function<ResourceIdentity, Outputs> outputs, boolean lenient) {
-        Lookup lookup = new Lookup(Map.of("org_id", environment.orgId(), "project_id", environment.projectId(),
-                "env_id", environment.envId(), "env_type_id", environment.envTypeId()),
-                workloadOutputs.references(), outputs, "outputs");
+    public static Resolution resolveOutputs(
+            ResourceGraph.WorkloadOutputs workloadOutputs,
+            EnvironmentContext environment,
+            Function<ResourceIdentity, Outputs> outputs,
+            boolean lenient) {
+        Lookup lookup = new Lookup(
+                Map.of(
+                        "org_id",
+                        environment.orgId(),
+                        "project_id",
+                        environment.projectId(),
+                        "env_id",
+                        environment.envId(),
+                        "env_type_id",
+                        environment.envTypeId()),
+                workloadOutputs.references(),
+                outputs,
+                "outputs");
         ObjectNode resolved = JsonNodeFactory.instance.objectNode();
         Set<String> sensitive = new HashSet<>();
         Set<String> unknown = new HashSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = workloadOutputs.outputs().fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it =
+                        workloadOutputs.outputs().fields();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> output = it.next();
-            resolveInto(resolved, output.getKey(), output.getValue(), lookup, lenient, sensitive, unknown, output.getKey());
+            resolveInto(
+                    resolved, output.getKey(), output.getValue(), lookup, lenient, sensitive, unknown, output.getKey());
         }
         return new Resolution(resolved, sensitive, Map.of(), Set.of(), unknown);
     }
 
     private static Map<String, String> context(EnvironmentContext environment, ResourceIdentity identity) {
-        return Map.of("org_id", environment.orgId(), "project_id", environment.projectId(), "env_id", environment.envId(),
-                "env_type_id", environment.envTypeId(), "res_type", identity.type(), "res_class", identity.resourceClass(),
-                "res_id", identity.id());
+        return Map.of(
+                "org_id",
+                environment.orgId(),
+                "project_id",
+                environment.projectId(),
+                "env_id",
+                environment.envId(),
+                "env_type_id",
+                environment.envTypeId(),
+                "res_type",
+                identity.type(),
+                "res_class",
+                identity.resourceClass(),
+                "res_id",
+                identity.id());
     }
 
-    private static void resolveInto(ObjectNode target, String name, JsonNode value, Lookup lookup, boolean lenient,
-                                    Set<String> sensitive, Set<String> unknown, String key) {
+    private static void resolveInto(
+            ObjectNode target,
+            String name,
+            JsonNode value,
+            Lookup lookup,
+            boolean lenient,
+            Set<String> sensitive,
+            Set<String> unknown,
+            String key) {
         Evaluation evaluation = new Evaluation(lookup, lenient);
         JsonNode resolved = evaluation.value(value);
         target.set(name, resolved);
@@ -146,10 +217,14 @@ public final class Resolver {
         private JsonNode text(String text) {
             Template template = Template.parse(text);
             if (!template.hasPlaceholders()) {
-                return TextNode.valueOf(template.segments().isEmpty() ? "" : ((Segment.Literal) template.segments().get(0)).text());
+                return TextNode.valueOf(
+                        template.segments().isEmpty()
+                                ? ""
+                                : ((Segment.Literal) template.segments().get(0)).text());
             }
             if (template.isWholeValue()) {
-                JsonNode resolved = lookup(((Segment.Placeholder) template.segments().get(0)).reference());
+                JsonNode resolved =
+                        lookup(((Segment.Placeholder) template.segments().get(0)).reference());
                 return resolved == null ? TextNode.valueOf(text) : resolved;
             }
             StringBuilder out = new StringBuilder();
@@ -161,7 +236,8 @@ public final class Resolver {
                     if (resolved == null) {
                         return TextNode.valueOf(text);
                     }
-                    out.append(resolved.isTextual() ? resolved.textValue() : resolved.isNull() ? "" : resolved.toString());
+                    out.append(
+                            resolved.isTextual() ? resolved.textValue() : resolved.isNull() ? "" : resolved.toString());
                 }
             }
             return TextNode.valueOf(out.toString());
@@ -183,11 +259,13 @@ public final class Resolver {
     }
 
     /** What names mean while resolving one document. */
-    private record Lookup(Map<String, String> context, Map<String, ResourceIdentity> names,
-                          Function<ResourceIdentity, Outputs> outputs, String path) {
+    private record Lookup(
+            Map<String, String> context,
+            Map<String, ResourceIdentity> names,
+            Function<ResourceIdentity, Outputs> outputs,
+            String path) {
 
-        record Found(JsonNode value, boolean sensitive) {
-        }
+        record Found(JsonNode value, boolean sensitive) {}
 
         static final class NotYet extends RuntimeException {
             NotYet(String message) {
@@ -214,18 +292,25 @@ public final class Resolver {
             }
             String outputName = reference.fieldAt(2);
             if (!"outputs".equals(reference.fieldAt(1)) || outputName == null) {
-                throw new RulesException(path, "`${" + reference.text() + "}` must name an output: ${" + reference.root() + "."
-                        + alias + ".outputs.<name>}");
+                throw new RulesException(
+                        path,
+                        "`${" + reference.text() + "}` must name an output: ${" + reference.root() + "." + alias
+                                + ".outputs.<name>}");
             }
             JsonNode value = finished.values().get(outputName);
             if (value == null) {
-                throw new RulesException(path, "`${" + reference.text() + "}`: " + target + " has no output `" + outputName + "`");
+                throw new RulesException(
+                        path, "`${" + reference.text() + "}`: " + target + " has no output `" + outputName + "`");
             }
-            for (PathElement element : reference.path().subList(3, reference.path().size())) {
-                JsonNode next = element instanceof PathElement.Index index ? value.get(index.index())
+            for (PathElement element :
+                    reference.path().subList(3, reference.path().size())) {
+                JsonNode next = element instanceof PathElement.Index index
+                        ? value.get(index.index())
                         : value.get(((PathElement.Field) element).name());
                 if (next == null) {
-                    throw new RulesException(path, "`${" + reference.text() + "}`: the output of " + target + " has nothing at that path");
+                    throw new RulesException(
+                            path,
+                            "`${" + reference.text() + "}`: the output of " + target + " has nothing at that path");
                 }
                 value = next;
             }

@@ -15,8 +15,12 @@ import java.util.Map;
  * @param workloadOutputs each workload's outputs (templates) with the resources their {@code resources}
  *                        and {@code shared} names stand for
  */
-public record ResourceGraph(Map<ResourceIdentity, GraphNode> nodes, List<Edge> edges, List<ResourceIdentity> order,
-                            List<List<ResourceIdentity>> layers, Map<String, WorkloadOutputs> workloadOutputs) {
+public record ResourceGraph(
+        Map<ResourceIdentity, GraphNode> nodes,
+        List<Edge> edges,
+        List<ResourceIdentity> order,
+        List<List<ResourceIdentity>> layers,
+        Map<String, WorkloadOutputs> workloadOutputs) {
 
     public ResourceGraph {
         nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
@@ -36,6 +40,10 @@ public record ResourceGraph(Map<ResourceIdentity, GraphNode> nodes, List<Edge> e
 
     /** The resources a node depends on directly. */
     public List<ResourceIdentity> dependenciesOf(ResourceIdentity identity) {
-        return edges.stream().filter(e -> e.from().equals(identity)).map(Edge::to).distinct().toList();
+        return edges.stream()
+                .filter(e -> e.from().equals(identity))
+                .map(Edge::to)
+                .distinct()
+                .toList();
     }
 }

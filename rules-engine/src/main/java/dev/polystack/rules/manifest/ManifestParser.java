@@ -2,9 +2,9 @@ package dev.polystack.rules.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,13 +40,17 @@ import java.util.regex.Pattern;
 public final class ManifestParser {
 
     /** A key given twice is an error in both formats, not "the last one wins". */
-    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
     private static final ObjectMapper YAML = new ObjectMapper(YAML_FACTORY);
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
-    private static final Pattern INTERNAL_NAMES = Pattern.compile("\\b(?:org\\.yaml\\.snakeyaml|com\\.fasterxml\\.jackson)(?:\\.\\w+)*\\.(\\w+)");
+    private static final Pattern INTERNAL_NAMES =
+            Pattern.compile("\\b(?:org\\.yaml\\.snakeyaml|com\\.fasterxml\\.jackson)(?:\\.\\w+)*\\.(\\w+)");
     private static final Set<String> TOP = Set.of("workloads", "shared");
     private static final Set<String> WORKLOAD = Set.of("resources", "outputs");
     private static final Set<String> RESOURCE = Set.of("type", "class", "id", "params");
@@ -88,8 +92,10 @@ public final class ManifestParser {
         String content = text == null ? "" : text;
         int longLine = firstLongLine(content);
         if (longLine > 0) {
-            throw new RulesException("", "line " + longLine + " is longer than " + MAX_YAML_LINE + " characters; split long values"
-                    + " over several lines (a YAML block scalar) or send the manifest as JSON");
+            throw new RulesException(
+                    "",
+                    "line " + longLine + " is longer than " + MAX_YAML_LINE + " characters; split long values"
+                            + " over several lines (a YAML block scalar) or send the manifest as JSON");
         }
         return parse(readYaml(content));
     }
@@ -121,8 +127,10 @@ public final class ManifestParser {
             while ((token = yaml.nextToken()) != null) {
                 refuseAlias(yaml);
                 if (!(token.isScalarValue() && yaml.getText().isEmpty() || token == JsonToken.VALUE_NULL)) {
-                    throw new RulesException("", "a manifest is one YAML document, but another starts at line "
-                            + yaml.currentTokenLocation().getLineNr());
+                    throw new RulesException(
+                            "",
+                            "a manifest is one YAML document, but another starts at line "
+                                    + yaml.currentTokenLocation().getLineNr());
                 }
             }
             return tree == null || tree.isMissingNode() ? JsonNodeFactory.instance.objectNode() : tree;
@@ -135,8 +143,10 @@ public final class ManifestParser {
 
     private static void refuseAlias(YAMLParser yaml) throws IOException {
         if (yaml.isCurrentAlias()) {
-            throw new RulesException("", "YAML aliases are not supported: `*" + yaml.getText() + "` at line "
-                    + yaml.currentTokenLocation().getLineNr() + "; write the value out");
+            throw new RulesException(
+                    "",
+                    "YAML aliases are not supported: `*" + yaml.getText() + "` at line "
+                            + yaml.currentTokenLocation().getLineNr() + "; write the value out");
         }
     }
 
@@ -183,7 +193,8 @@ public final class ManifestParser {
 
     private static RulesException unreadable(JsonProcessingException e) {
         var location = e.getLocation();
-        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        String where =
+                location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         String message = String.valueOf(e.getOriginalMessage());
         if (message.contains("AliasEvent")) {
             message = "YAML aliases are not supported; write the value out";
@@ -214,7 +225,8 @@ public final class ManifestParser {
                 problems.add(new Problem("shared", "expected a map of alias to resource"));
             } else {
                 sharedNode.fields().forEachRemaining(e -> {
-                    ResourceRequest request = resource("shared." + e.getKey(), null, e.getKey(), e.getValue(), problems, count);
+                    ResourceRequest request =
+                            resource("shared." + e.getKey(), null, e.getKey(), e.getValue(), problems, count);
                     if (request != null) {
                         shared.put(e.getKey(), request);
                     }
@@ -235,7 +247,8 @@ public final class ManifestParser {
             }
         }
         if (count[0] > limits.maxResources()) {
-            problems.add(new Problem("", "the manifest declares " + count[0] + " resources; the limit is " + limits.maxResources()));
+            problems.add(new Problem(
+                    "", "the manifest declares " + count[0] + " resources; the limit is " + limits.maxResources()));
         }
         Manifest manifest = new Manifest(workloads, shared);
         checkIdentities(manifest, problems);
@@ -266,7 +279,8 @@ public final class ManifestParser {
                 problems.add(new Problem(path + ".resources", "expected a map of alias to resource"));
             } else {
                 resourcesNode.fields().forEachRemaining(e -> {
-                    ResourceRequest request = resource(path + ".resources." + e.getKey(), name, e.getKey(), e.getValue(), problems, count);
+                    ResourceRequest request = resource(
+                            path + ".resources." + e.getKey(), name, e.getKey(), e.getValue(), problems, count);
                     if (request != null) {
                         resources.put(e.getKey(), request);
                     }
@@ -285,7 +299,8 @@ public final class ManifestParser {
         return new Workload(name, resources, outputs);
     }
 
-    private ResourceRequest resource(String path, String workload, String alias, JsonNode node, List<Problem> problems, int[] count) {
+    private ResourceRequest resource(
+            String path, String workload, String alias, JsonNode node, List<Problem> problems, int[] count) {
         count[0]++;
         if (!Identifiers.isName(alias)) {
             problems.add(new Problem(path, "an alias must be 1-63 lowercase letters, digits, `-` or `_`"));
@@ -309,7 +324,8 @@ public final class ManifestParser {
         if (id == null) {
             id = (workload == null ? "shared" : workload) + "." + alias;
         } else if (!Identifiers.isResourceId(id)) {
-            problems.add(new Problem(path + ".id", "expected a resource id of lowercase letters, digits, `.`, `-` or `_`"));
+            problems.add(
+                    new Problem(path + ".id", "expected a resource id of lowercase letters, digits, `.`, `-` or `_`"));
         }
         ObjectNode params = JsonNodeFactory.instance.objectNode();
         JsonNode paramsNode = node.get("params");
@@ -319,7 +335,9 @@ public final class ManifestParser {
             } else {
                 params = (ObjectNode) paramsNode;
                 if (params.size() > limits.maxParamsPerResource()) {
-                    problems.add(new Problem(path + ".params", params.size() + " params; the limit is " + limits.maxParamsPerResource()));
+                    problems.add(new Problem(
+                            path + ".params",
+                            params.size() + " params; the limit is " + limits.maxParamsPerResource()));
                 }
             }
         }
@@ -335,8 +353,10 @@ public final class ManifestParser {
         for (ResourceRequest request : manifest.requests()) {
             ResourceRequest earlier = first.putIfAbsent(request.identity(), request);
             if (earlier != null && !earlier.params().equals(request.params())) {
-                problems.add(new Problem(request.path() + ".params", "declares the same resource (" + request.identity()
-                        + ") as " + earlier.path() + " with other params"));
+                problems.add(new Problem(
+                        request.path() + ".params",
+                        "declares the same resource (" + request.identity() + ") as " + earlier.path()
+                                + " with other params"));
             }
         }
     }
@@ -344,32 +364,55 @@ public final class ManifestParser {
     /** Placeholders in params and outputs must be valid and name existing aliases. */
     private static void checkReferences(Manifest manifest, List<Problem> problems) {
         for (ResourceRequest request : manifest.requests()) {
-            Map<String, ResourceRequest> siblings = request.isShared() ? Map.of()
+            Map<String, ResourceRequest> siblings = request.isShared()
+                    ? Map.of()
                     : manifest.workloads().get(request.workload()).resources();
-            checkTemplates(request.params(), request.path() + ".params", siblings, manifest.shared(), request.isShared(), problems);
+            checkTemplates(
+                    request.params(),
+                    request.path() + ".params",
+                    siblings,
+                    manifest.shared(),
+                    request.isShared(),
+                    problems);
         }
         for (Workload workload : manifest.workloads().values()) {
-            checkTemplates(workload.outputs(), "workloads." + workload.name() + ".outputs", workload.resources(),
-                    manifest.shared(), false, problems);
+            checkTemplates(
+                    workload.outputs(),
+                    "workloads." + workload.name() + ".outputs",
+                    workload.resources(),
+                    manifest.shared(),
+                    false,
+                    problems);
         }
     }
 
-    private static void checkTemplates(JsonNode document, String path, Map<String, ResourceRequest> resources,
-                                       Map<String, ResourceRequest> shared, boolean inShared, List<Problem> problems) {
+    private static void checkTemplates(
+            JsonNode document,
+            String path,
+            Map<String, ResourceRequest> resources,
+            Map<String, ResourceRequest> shared,
+            boolean inShared,
+            List<Problem> problems) {
         for (Placeholders.Found found : Placeholders.scan(document, path, Usage.MANIFEST, problems)) {
             for (Segment.Placeholder placeholder : found.template().placeholders()) {
                 var reference = placeholder.reference();
                 String alias = reference.fieldAt(0);
                 if ("resources".equals(reference.root()) && alias != null) {
                     if (inShared) {
-                        problems.add(new Problem(found.path(), "shared resources can only reference other shared resources as ${shared.<alias>...}"));
+                        problems.add(new Problem(
+                                found.path(),
+                                "shared resources can only reference other shared resources as ${shared.<alias>...}"));
                     } else if (!resources.containsKey(alias)) {
-                        problems.add(new Problem(found.path(), "unknown reference `${" + reference.text()
-                                + "}`: the workload has no resource `" + alias + "`"));
+                        problems.add(new Problem(
+                                found.path(),
+                                "unknown reference `${" + reference.text() + "}`: the workload has no resource `"
+                                        + alias + "`"));
                     }
                 } else if ("shared".equals(reference.root()) && alias != null && !shared.containsKey(alias)) {
-                    problems.add(new Problem(found.path(), "unknown reference `${" + reference.text()
-                            + "}`: there is no shared resource `" + alias + "`"));
+                    problems.add(new Problem(
+                            found.path(),
+                            "unknown reference `${" + reference.text() + "}`: there is no shared resource `" + alias
+                                    + "`"));
                 }
             }
         }
@@ -395,8 +438,10 @@ public final class ManifestParser {
         while (names.hasNext()) {
             String name = names.next();
             if (!known.contains(name)) {
-                problems.add(new Problem(path.isEmpty() ? name : path + "." + name,
-                        "unknown field; expected one of " + String.join(", ", known.stream().sorted().toList())));
+                problems.add(new Problem(
+                        path.isEmpty() ? name : path + "." + name,
+                        "unknown field; expected one of "
+                                + String.join(", ", known.stream().sorted().toList())));
             }
         }
     }

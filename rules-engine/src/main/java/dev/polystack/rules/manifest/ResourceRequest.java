@@ -12,7 +12,8 @@ import dev.polystack.rules.ResourceIdentity;
  * @param identity type, class and id (defaults applied)
  * @param params   the params given, strings possibly holding placeholders
  */
-public record ResourceRequest(String path, String workload, String alias, ResourceIdentity identity, ObjectNode params) {
+public record ResourceRequest(
+        String path, String workload, String alias, ResourceIdentity identity, ObjectNode params) {
 
     public boolean isShared() {
         return workload == null;

@@ -13,8 +13,14 @@ import java.util.List;
  * @param chosen     the module or runner the winner names, or null
  * @param error      why nothing was chosen (no match, or a tie), or null
  */
-public record Explanation(String kind, ResourceIdentity resource, EnvironmentContext context, List<Candidate> candidates,
-                          String winner, String chosen, String error) {
+public record Explanation(
+        String kind,
+        ResourceIdentity resource,
+        EnvironmentContext context,
+        List<Candidate> candidates,
+        String winner,
+        String chosen,
+        String error) {
 
     public Explanation {
         candidates = List.copyOf(candidates);
@@ -28,7 +34,13 @@ public record Explanation(String kind, ResourceIdentity resource, EnvironmentCon
      * @param reasons     one line per criterion it sets, e.g. {@code env_type_id: production = production}
      * @param specificity the criteria it sets, most significant first, e.g. {@code [env_type_id, resource_class]}
      */
-    public record Candidate(String ruleId, String target, boolean sameType, boolean matched, List<String> reasons, List<String> specificity) {
+    public record Candidate(
+            String ruleId,
+            String target,
+            boolean sameType,
+            boolean matched,
+            List<String> reasons,
+            List<String> specificity) {
         public Candidate {
             reasons = List.copyOf(reasons);
             specificity = List.copyOf(specificity);

@@ -32,8 +32,15 @@ abstract class Matcher<R> {
     /** type (or "" for rules of any type) -> key value (or "" for rules without one) -> rules. */
     private final Map<String, Map<String, List<R>>> index = new HashMap<>();
 
-    Matcher(String kind, List<Criterion<R>> criteria, Function<R, String> ruleId, Function<R, String> target,
-            Function<R, String> typeOf, Function<R, String> keyOf, Collection<R> rules, EnvironmentContext environment) {
+    Matcher(
+            String kind,
+            List<Criterion<R>> criteria,
+            Function<R, String> ruleId,
+            Function<R, String> target,
+            Function<R, String> typeOf,
+            Function<R, String> keyOf,
+            Collection<R> rules,
+            EnvironmentContext environment) {
         this.kind = kind;
         this.criteria = List.copyOf(criteria);
         this.ruleId = ruleId;
@@ -87,13 +94,18 @@ abstract class Matcher<R> {
             }
         }
         if (best == null) {
-            throw new RulesException(path, "no " + kind + " rule matches type `" + resource.type() + "` class `"
-                    + resource.resourceClass() + "` id `" + resource.id() + "` in " + environment);
+            throw new RulesException(
+                    path,
+                    "no " + kind + " rule matches type `" + resource.type() + "` class `" + resource.resourceClass()
+                            + "` id `" + resource.id() + "` in " + environment);
         }
         if (tied != null) {
-            throw new RulesException(path, kind + " rules " + ruleId.apply(tied) + " (" + kind + " `" + target.apply(tied)
-                    + "`) and " + ruleId.apply(best) + " (" + kind + " `" + target.apply(best) + "`) both match "
-                    + resource + " equally specifically; make one of them more specific or delete one");
+            throw new RulesException(
+                    path,
+                    kind + " rules " + ruleId.apply(tied) + " (" + kind + " `" + target.apply(tied)
+                            + "`) and " + ruleId.apply(best) + " (" + kind + " `" + target.apply(best)
+                            + "`) both match "
+                            + resource + " equally specifically; make one of them more specific or delete one");
         }
         return best;
     }
@@ -101,7 +113,7 @@ abstract class Matcher<R> {
     private List<R> candidates(ResourceIdentity resource) {
         List<R> candidates = new ArrayList<>();
         String key = keyOf(resource);
-        for (String type : new String[]{resource.type(), ""}) {
+        for (String type : new String[] {resource.type(), ""}) {
             Map<String, List<R>> byKey = index.get(type);
             if (byKey == null) {
                 continue;
@@ -163,13 +175,22 @@ abstract class Matcher<R> {
             if (set.isEmpty() && matched) {
                 reasons.add("sets no criteria: matches everything");
             }
-            candidates.add(new Explanation.Candidate(ruleId.apply(rule), target.apply(rule), sameType, matched, reasons, set));
+            candidates.add(
+                    new Explanation.Candidate(ruleId.apply(rule), target.apply(rule), sameType, matched, reasons, set));
         }
         try {
             R winner = match(resource, "");
-            return new Explanation(kind, resource, environment, candidates, ruleId.apply(winner), target.apply(winner), null);
+            return new Explanation(
+                    kind, resource, environment, candidates, ruleId.apply(winner), target.apply(winner), null);
         } catch (RulesException e) {
-            return new Explanation(kind, resource, environment, candidates, null, null, e.problems().get(0).message());
+            return new Explanation(
+                    kind,
+                    resource,
+                    environment,
+                    candidates,
+                    null,
+                    null,
+                    e.problems().get(0).message());
         }
     }
 }

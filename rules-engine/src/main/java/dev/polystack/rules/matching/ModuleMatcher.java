@@ -16,23 +16,32 @@ public final class ModuleMatcher {
             new Criterion<>("env_id", ModuleRule::envId, (r, env) -> env.envId()),
             new Criterion<>("env_type_id", ModuleRule::envTypeId, (r, env) -> env.envTypeId()),
             new Criterion<>("project_id", ModuleRule::projectId, (r, env) -> env.projectId()),
-            new Criterion<>("resource_class", ModuleRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
+            new Criterion<>(
+                    "resource_class", ModuleRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
 
     private final Matcher<ModuleRule> matcher;
 
     public ModuleMatcher(Collection<ModuleRule> rules, EnvironmentContext environment) {
-        this.matcher = new Matcher<>("module", CRITERIA, ModuleRule::id, ModuleRule::moduleId,
-                ModuleRule::moduleResourceType, ModuleRule::resourceId, rules, environment) {
-            @Override
-            String keyOf(ResourceIdentity resource) {
-                return resource.id();
-            }
+        this.matcher =
+                new Matcher<>(
+                        "module",
+                        CRITERIA,
+                        ModuleRule::id,
+                        ModuleRule::moduleId,
+                        ModuleRule::moduleResourceType,
+                        ModuleRule::resourceId,
+                        rules,
+                        environment) {
+                    @Override
+                    String keyOf(ResourceIdentity resource) {
+                        return resource.id();
+                    }
 
-            @Override
-            boolean typeMatches(ModuleRule rule, ResourceIdentity resource) {
-                return rule.moduleResourceType().equals(resource.type());
-            }
-        };
+                    @Override
+                    boolean typeMatches(ModuleRule rule, ResourceIdentity resource) {
+                        return rule.moduleResourceType().equals(resource.type());
+                    }
+                };
     }
 
     /**

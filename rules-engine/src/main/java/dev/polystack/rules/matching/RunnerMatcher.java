@@ -16,23 +16,32 @@ public final class RunnerMatcher {
             new Criterion<>("env_type_id", RunnerRule::envTypeId, (r, env) -> env.envTypeId()),
             new Criterion<>("project_id", RunnerRule::projectId, (r, env) -> env.projectId()),
             new Criterion<>("resource_type", RunnerRule::resourceType, (r, env) -> r == null ? null : r.type()),
-            new Criterion<>("resource_class", RunnerRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
+            new Criterion<>(
+                    "resource_class", RunnerRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
 
     private final Matcher<RunnerRule> matcher;
 
     public RunnerMatcher(Collection<RunnerRule> rules, EnvironmentContext environment) {
-        this.matcher = new Matcher<>("runner", CRITERIA, RunnerRule::id, RunnerRule::runnerId,
-                RunnerRule::resourceType, rule -> null, rules, environment) {
-            @Override
-            String keyOf(ResourceIdentity resource) {
-                return null;
-            }
+        this.matcher =
+                new Matcher<>(
+                        "runner",
+                        CRITERIA,
+                        RunnerRule::id,
+                        RunnerRule::runnerId,
+                        RunnerRule::resourceType,
+                        rule -> null,
+                        rules,
+                        environment) {
+                    @Override
+                    String keyOf(ResourceIdentity resource) {
+                        return null;
+                    }
 
-            @Override
-            boolean typeMatches(RunnerRule rule, ResourceIdentity resource) {
-                return true;
-            }
-        };
+                    @Override
+                    boolean typeMatches(RunnerRule rule, ResourceIdentity resource) {
+                        return true;
+                    }
+                };
     }
 
     public RunnerRule match(ResourceIdentity resource, String path) {

@@ -3,8 +3,14 @@ package dev.polystack.rules.matching;
 import java.util.Objects;
 
 /** A runner rule as the engine sees it. Null criteria match anything. */
-public record RunnerRule(String id, String runnerId, String projectId, String envTypeId, String envId,
-                         String resourceType, String resourceClass) {
+public record RunnerRule(
+        String id,
+        String runnerId,
+        String projectId,
+        String envTypeId,
+        String envId,
+        String resourceType,
+        String resourceClass) {
 
     public RunnerRule {
         Objects.requireNonNull(id, "id");

@@ -53,7 +53,11 @@ public final class HclSyntax {
             if (text.matches("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?")) {
                 return new java.math.BigDecimal(text);
             }
-            if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"") && !text.contains("${") && !text.contains("%{")) {
+            if (text.length() >= 2
+                    && text.startsWith("\"")
+                    && text.endsWith("\"")
+                    && !text.contains("${")
+                    && !text.contains("%{")) {
                 return unescape(text.substring(1, text.length() - 1));
             }
             return expression;
@@ -61,14 +65,16 @@ public final class HclSyntax {
     }
 
     /** A block {@code type "label" ... { body }}. */
-    public record Block(String type, List<String> labels, Body body, int line, int column) {
-    }
+    public record Block(String type, List<String> labels, Body body, int line, int column) {}
 
     /** Attributes and blocks, in source order. */
     public record Body(List<Attribute> attributes, List<Block> blocks) {
 
         public Attribute attribute(String name) {
-            return attributes.stream().filter(a -> a.name().equals(name)).findFirst().orElse(null);
+            return attributes.stream()
+                    .filter(a -> a.name().equals(name))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -104,8 +110,11 @@ public final class HclSyntax {
             skipBlankAndComments(true);
             if (atEnd()) {
                 if (opening != null) {
-                    throw new SyntaxError("Unclosed configuration block: there is no closing brace for the `" + opening.type()
-                            + "` block opened here", opening.line(), opening.column());
+                    throw new SyntaxError(
+                            "Unclosed configuration block: there is no closing brace for the `" + opening.type()
+                                    + "` block opened here",
+                            opening.line(),
+                            opening.column());
                 }
                 return new Body(attributes, blocks);
             }
@@ -148,17 +157,18 @@ public final class HclSyntax {
                 int labelColumn = column;
                 String label = quotedLabel();
                 if (label == null) {
-                    throw new SyntaxError("Invalid block label: a label cannot contain a template", labelLine, labelColumn);
+                    throw new SyntaxError(
+                            "Invalid block label: a label cannot contain a template", labelLine, labelColumn);
                 }
                 labels.add(label);
             } else if (isIdentifierStart(c)) {
                 labels.add(identifier(null));
             } else if (c == '\n' || c == '\r') {
-                throw error("Invalid block definition: `" + type + "` is neither an argument (`" + type + " = …`) nor a block"
-                        + " (`" + type + " { … }`)");
+                throw error("Invalid block definition: `" + type + "` is neither an argument (`" + type
+                        + " = …`) nor a block" + " (`" + type + " { … }`)");
             } else {
-                throw error("Invalid block definition: unexpected `" + c + "` after `" + type + "`; an argument needs `=`,"
-                        + " a block needs `{`");
+                throw error("Invalid block definition: unexpected `" + c + "` after `" + type
+                        + "`; an argument needs `=`," + " a block needs `{`");
             }
         }
         Block opening = new Block(type, labels, null, startLine, startColumn);
@@ -177,7 +187,8 @@ public final class HclSyntax {
             String name = identifier("An argument definition is required here");
             skipInlineSpace();
             if (peek() != '=') {
-                throw error("Invalid single-argument block definition: a block on one line may hold one argument, not a block");
+                throw error(
+                        "Invalid single-argument block definition: a block on one line may hold one argument, not a block");
             }
             advance();
             String expression = expression(attributeLine, attributeColumn, true);
@@ -244,7 +255,10 @@ public final class HclSyntax {
             if (c == '"') {
                 quotedTemplate();
                 operand = true;
-            } else if (c == '<' && peekAt(1) == '<' && (isIdentifierStart(peekAt(2)) || peekAt(2) == '-') && expectOperand) {
+            } else if (c == '<'
+                    && peekAt(1) == '<'
+                    && (isIdentifierStart(peekAt(2)) || peekAt(2) == '-')
+                    && expectOperand) {
                 heredoc();
                 operand = true;
             } else if (c == '(' || c == '[' || c == '{') {
@@ -261,8 +275,8 @@ public final class HclSyntax {
                 int[] open = brackets.pop();
                 char expected = closing((char) open[0]);
                 if (c != expected) {
-                    throw error("Mismatched brackets: `" + (char) open[0] + "` opened at line " + open[1] + " column " + open[2]
-                            + " is closed by `" + c + "`, not `" + expected + "`");
+                    throw error("Mismatched brackets: `" + (char) open[0] + "` opened at line " + open[1] + " column "
+                            + open[2] + " is closed by `" + c + "`, not `" + expected + "`");
                 }
                 advance();
                 operand = true;
@@ -292,8 +306,10 @@ public final class HclSyntax {
                 continue;
             } else if (OPERATORS.indexOf(c) >= 0) {
                 advance();
-                if ((c == '=' || c == '!' || c == '<' || c == '>') && peek() == '=' || c == '&' && peek() == '&'
-                        || c == '|' && peek() == '|' || c == '=' && peek() == '>') {
+                if ((c == '=' || c == '!' || c == '<' || c == '>') && peek() == '='
+                        || c == '&' && peek() == '&'
+                        || c == '|' && peek() == '|'
+                        || c == '=' && peek() == '>') {
                     advance();
                 }
                 if (outside) {
@@ -307,7 +323,10 @@ public final class HclSyntax {
             }
             if (outside && operand) {
                 if (!expectOperand) {
-                    throw new SyntaxError("Missing newline after argument: an argument's value ends before this", tokenLine, tokenColumn);
+                    throw new SyntaxError(
+                            "Missing newline after argument: an argument's value ends before this",
+                            tokenLine,
+                            tokenColumn);
                 }
                 expectOperand = false;
             } else if (operand && brackets.isEmpty()) {
@@ -316,15 +335,22 @@ public final class HclSyntax {
         }
         if (!brackets.isEmpty()) {
             int[] open = brackets.peek();
-            throw new SyntaxError("Unclosed `" + (char) open[0] + "`: there is no `" + closing((char) open[0]) + "` for it",
-                    open[1], open[2]);
+            throw new SyntaxError(
+                    "Unclosed `" + (char) open[0] + "`: there is no `" + closing((char) open[0]) + "` for it",
+                    open[1],
+                    open[2]);
         }
         if (!any) {
-            throw new SyntaxError("Missing expression: the argument on this line has no value after `=`", attributeLine, attributeColumn);
+            throw new SyntaxError(
+                    "Missing expression: the argument on this line has no value after `=`",
+                    attributeLine,
+                    attributeColumn);
         }
         if (expectOperand) {
-            throw new SyntaxError("Invalid expression: an operator at the end of the value needs an operand after it",
-                    attributeLine, attributeColumn);
+            throw new SyntaxError(
+                    "Invalid expression: an operator at the end of the value needs an operand after it",
+                    attributeLine,
+                    attributeColumn);
         }
         return source.substring(start, pos).strip();
     }
@@ -339,8 +365,9 @@ public final class HclSyntax {
                 advance();
             }
         }
-        if ((peek() == 'e' || peek() == 'E') && (Character.isDigit(peekAt(1))
-                || (peekAt(1) == '+' || peekAt(1) == '-') && Character.isDigit(peekAt(2)))) {
+        if ((peek() == 'e' || peek() == 'E')
+                && (Character.isDigit(peekAt(1))
+                        || (peekAt(1) == '+' || peekAt(1) == '-') && Character.isDigit(peekAt(2)))) {
             advance();
             advance();
             while (Character.isDigit(peek())) {
@@ -360,7 +387,10 @@ public final class HclSyntax {
         advance();
         while (true) {
             if (atEnd() || peek() == '\n' || peek() == '\r') {
-                throw new SyntaxError("Unterminated template string: the string has no closing quote on its line", startLine, startColumn);
+                throw new SyntaxError(
+                        "Unterminated template string: the string has no closing quote on its line",
+                        startLine,
+                        startColumn);
             }
             char c = peek();
             if (c == '"') {
@@ -396,14 +426,20 @@ public final class HclSyntax {
                 advance();
                 for (int i = 0; i < digits; i++) {
                     if (atEnd() || Character.digit(peek(), 16) < 0) {
-                        throw new SyntaxError("Invalid escape sequence: `\\" + c + "` needs " + digits + " hexadecimal digits",
-                                startLine, startColumn);
+                        throw new SyntaxError(
+                                "Invalid escape sequence: `\\" + c + "` needs " + digits + " hexadecimal digits",
+                                startLine,
+                                startColumn);
                     }
                     advance();
                 }
             }
-            default -> throw new SyntaxError("Invalid escape sequence: `\\" + c + "` is not one; use \\n, \\r, \\t, \\\", \\\\,"
-                    + " \\uNNNN or \\UNNNNNNNN", startLine, startColumn);
+            default ->
+                throw new SyntaxError(
+                        "Invalid escape sequence: `\\" + c + "` is not one; use \\n, \\r, \\t, \\\", \\\\,"
+                                + " \\uNNNN or \\UNNNNNNNN",
+                        startLine,
+                        startColumn);
         }
     }
 
@@ -416,7 +452,8 @@ public final class HclSyntax {
         int depth = 0;
         while (true) {
             if (atEnd()) {
-                throw new SyntaxError("Unclosed template interpolation: `${` or `%{` has no `}`", startLine, startColumn);
+                throw new SyntaxError(
+                        "Unclosed template interpolation: `${` or `%{` has no `}`", startLine, startColumn);
             }
             char c = peek();
             if (c == '"') {
@@ -474,7 +511,8 @@ public final class HclSyntax {
                 advance();
             }
         }
-        throw new SyntaxError("Unterminated heredoc: no line holds only `" + marker + "` after it", startLine, startColumn);
+        throw new SyntaxError(
+                "Unterminated heredoc: no line holds only `" + marker + "` after it", startLine, startColumn);
     }
 
     /** A block label in quotes; null when it holds a template. */
@@ -489,8 +527,10 @@ public final class HclSyntax {
 
     private String identifier(String expectation) {
         if (atEnd() || !isIdentifierStart(peek())) {
-            throw error(expectation == null ? "Invalid block definition: a label must be an identifier or a quoted string"
-                    : expectation + (atEnd() ? "" : ": unexpected `" + peek() + "`"));
+            throw error(
+                    expectation == null
+                            ? "Invalid block definition: a label must be an identifier or a quoted string"
+                            : expectation + (atEnd() ? "" : ": unexpected `" + peek() + "`"));
         }
         int start = pos;
         while (!atEnd() && (isIdentifierStart(peek()) || Character.isDigit(peek()) || peek() == '-')) {

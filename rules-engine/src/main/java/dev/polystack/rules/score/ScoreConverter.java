@@ -50,12 +50,12 @@ public final class ScoreConverter {
     public static final String WORKLOAD_ALIAS = "workload";
 
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}]*)}");
     private static final OutputSchema SCHEMA = loadSchema();
 
-    private ScoreConverter() {
-    }
+    private ScoreConverter() {}
 
     /** The Score files of a YAML stream, one per document (JSON is YAML too). */
     public static List<JsonNode> read(String text) {
@@ -64,14 +64,22 @@ public final class ScoreConverter {
             while (iterator.hasNextValue()) {
                 JsonNode document = iterator.nextValue();
                 // an empty document (a trailing ---) reads as null or as an empty string
-                if (document != null && !document.isNull() && !document.isMissingNode() && !(document.isTextual() && document.asText().isBlank())) {
+                if (document != null
+                        && !document.isNull()
+                        && !document.isMissingNode()
+                        && !(document.isTextual() && document.asText().isBlank())) {
                     documents.add(document);
                 }
             }
         } catch (JsonProcessingException e) {
             var location = e.getLocation();
-            throw new RulesException("", "the Score file cannot be read" + (location == null ? "" : " at line " + location.getLineNr()
-                    + ", column " + location.getColumnNr()) + ": " + e.getOriginalMessage());
+            throw new RulesException(
+                    "",
+                    "the Score file cannot be read"
+                            + (location == null
+                                    ? ""
+                                    : " at line " + location.getLineNr() + ", column " + location.getColumnNr())
+                            + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
@@ -113,14 +121,16 @@ public final class ScoreConverter {
             JsonNode score = workloads.get(i);
             String name = score.path("metadata").path("name").asText();
             if (manifestWorkloads.has(name)) {
-                problems.add(new Problem(where(workloads, i, "/metadata/name"), "another Score file is workload `" + name + "` too"));
+                problems.add(new Problem(
+                        where(workloads, i, "/metadata/name"), "another Score file is workload `" + name + "` too"));
                 continue;
             }
             // where each Score resource is in the manifest: a workload alias or a shared one
             Map<String, String> references = new LinkedHashMap<>();
             score.path("resources").fields().forEachRemaining(e -> {
                 JsonNode id = e.getValue().get("id");
-                references.put(e.getKey(), id == null ? "resources." + e.getKey() : "shared." + sharedAlias(e.getValue()));
+                references.put(
+                        e.getKey(), id == null ? "resources." + e.getKey() : "shared." + sharedAlias(e.getValue()));
             });
             ObjectNode resources = manifestWorkloads.putObject(name).putObject("resources");
             ObjectNode params = JsonNodeFactory.instance.objectNode();
@@ -137,7 +147,8 @@ public final class ScoreConverter {
                 String resourcePath = "/resources/" + e.getKey();
                 JsonNode resource = e.getValue();
                 if (resource.has("metadata")) {
-                    problems.add(new Problem(where(workloads, document, resourcePath + "/metadata"),
+                    problems.add(new Problem(
+                            where(workloads, document, resourcePath + "/metadata"),
                             "resource metadata (annotations) has no place in a Polystack manifest; remove it"));
                 }
                 ObjectNode converted = JsonNodeFactory.instance.objectNode();
@@ -146,30 +157,48 @@ public final class ScoreConverter {
                     converted.put("class", resource.path("class").asText());
                 }
                 if (resource.has("params")) {
-                    converted.set("params", translate(resource.get("params"), score, references, resourcePath + "/params", workloads, document,
-                            problems));
+                    converted.set(
+                            "params",
+                            translate(
+                                    resource.get("params"),
+                                    score,
+                                    references,
+                                    resourcePath + "/params",
+                                    workloads,
+                                    document,
+                                    problems));
                 }
                 if (!resource.has("id")) {
                     if (e.getKey().equals(WORKLOAD_ALIAS)) {
-                        problems.add(new Problem(where(workloads, document, resourcePath), "`" + WORKLOAD_ALIAS
-                                + "` is the name of the workload's own resource in the manifest; rename this one"));
+                        problems.add(
+                                new Problem(
+                                        where(workloads, document, resourcePath),
+                                        "`" + WORKLOAD_ALIAS
+                                                + "` is the name of the workload's own resource in the manifest; rename this one"));
                     }
                     resources.set(e.getKey(), converted);
                     return;
                 }
                 String alias = sharedAlias(resource);
                 converted.put("id", resource.path("id").asText());
-                String key = converted.path("type").asText() + "/" + converted.path("class").asText("default") + "/" + resource.path("id").asText();
+                String key = converted.path("type").asText() + "/"
+                        + converted.path("class").asText("default") + "/"
+                        + resource.path("id").asText();
                 String earlierKey = sharedKeys.putIfAbsent(alias, key);
                 ObjectNode earlier = shared.get(alias);
                 if (earlier == null) {
                     shared.put(alias, converted);
                 } else if (!key.equals(earlierKey)) {
-                    problems.add(new Problem(where(workloads, document, resourcePath + "/id"), "id `" + resource.path("id").asText()
-                            + "` becomes shared alias `" + alias + "`, which another resource (" + earlierKey + ") has already"));
+                    problems.add(new Problem(
+                            where(workloads, document, resourcePath + "/id"),
+                            "id `" + resource.path("id").asText() + "` becomes shared alias `" + alias
+                                    + "`, which another resource (" + earlierKey + ") has already"));
                 } else if (!Objects.equals(earlier.get("params"), converted.get("params"))) {
-                    problems.add(new Problem(where(workloads, document, resourcePath + "/params"), "shared resource " + key
-                            + " is declared with other params in another Score file; one resource has one set of params"));
+                    problems.add(
+                            new Problem(
+                                    where(workloads, document, resourcePath + "/params"),
+                                    "shared resource " + key
+                                            + " is declared with other params in another Score file; one resource has one set of params"));
                 }
             });
         }
@@ -192,8 +221,14 @@ public final class ScoreConverter {
         return Identifiers.isName(alias) ? alias : "r-" + Integer.toHexString(alias.hashCode());
     }
 
-    private static JsonNode translate(JsonNode value, JsonNode score, Map<String, String> references, String pointer, List<JsonNode> all,
-                                      int document, List<Problem> problems) {
+    private static JsonNode translate(
+            JsonNode value,
+            JsonNode score,
+            Map<String, String> references,
+            String pointer,
+            List<JsonNode> all,
+            int document,
+            List<Problem> problems) {
         if (value == null || value.isNull()) {
             return value;
         }
@@ -205,8 +240,16 @@ public final class ScoreConverter {
             Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                copy.set(field.getKey(), translate(field.getValue(), score, references, pointer + "/" + escape(field.getKey()), all, document,
-                        problems));
+                copy.set(
+                        field.getKey(),
+                        translate(
+                                field.getValue(),
+                                score,
+                                references,
+                                pointer + "/" + escape(field.getKey()),
+                                all,
+                                document,
+                                problems));
             }
             return copy;
         }
@@ -220,10 +263,17 @@ public final class ScoreConverter {
         return value;
     }
 
-    private static String translateText(String text, JsonNode score, Map<String, String> references, String pointer, List<JsonNode> all,
-                                        int document, List<Problem> problems) {
+    private static String translateText(
+            String text,
+            JsonNode score,
+            Map<String, String> references,
+            String pointer,
+            List<JsonNode> all,
+            int document,
+            List<Problem> problems) {
         if (text.contains("$${")) {
-            problems.add(new Problem(where(all, document, pointer), "the `$${...}` escape has no equivalent in a Polystack manifest"));
+            problems.add(new Problem(
+                    where(all, document, pointer), "the `$${...}` escape has no equivalent in a Polystack manifest"));
             return text;
         }
         Matcher m = PLACEHOLDER.matcher(text);
@@ -239,18 +289,25 @@ public final class ScoreConverter {
                 if (found.isValueNode()) {
                     replacement = found.asText();
                 } else {
-                    problems.add(new Problem(where(all, document, pointer), "`${" + m.group(1) + "}`: the workload's metadata has no such value"));
+                    problems.add(new Problem(
+                            where(all, document, pointer),
+                            "`${" + m.group(1) + "}`: the workload's metadata has no such value"));
                 }
             } else if (parts.length >= 3 && parts[0].equals("resources")) {
                 String target = references.get(parts[1]);
                 if (target == null) {
-                    problems.add(new Problem(where(all, document, pointer), "`${" + m.group(1) + "}`: the workload has no resource `" + parts[1] + "`"));
+                    problems.add(new Problem(
+                            where(all, document, pointer),
+                            "`${" + m.group(1) + "}`: the workload has no resource `" + parts[1] + "`"));
                 } else {
-                    replacement = "${" + target + ".outputs." + String.join(".", Arrays.copyOfRange(parts, 2, parts.length)) + "}";
+                    replacement = "${" + target + ".outputs."
+                            + String.join(".", Arrays.copyOfRange(parts, 2, parts.length)) + "}";
                 }
             } else {
-                problems.add(new Problem(where(all, document, pointer), "`${" + m.group(1) + "}` is not a placeholder Polystack can convert;"
-                        + " use ${metadata.KEY} or ${resources.NAME.KEY}"));
+                problems.add(new Problem(
+                        where(all, document, pointer),
+                        "`${" + m.group(1) + "}` is not a placeholder Polystack can convert;"
+                                + " use ${metadata.KEY} or ${resources.NAME.KEY}"));
             }
             m.appendReplacement(out, Matcher.quoteReplacement(replacement == null ? m.group() : replacement));
         }
@@ -271,7 +328,8 @@ public final class ScoreConverter {
 
     private static OutputSchema loadSchema() {
         try (InputStream in = ScoreConverter.class.getResourceAsStream("/score/score-v1b1.json")) {
-            return OutputSchema.of(new ObjectMapper().readTree(Objects.requireNonNull(in, "score-v1b1.json is missing")));
+            return OutputSchema.of(
+                    new ObjectMapper().readTree(Objects.requireNonNull(in, "score-v1b1.json is missing")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -15,12 +15,10 @@ import java.util.function.BiConsumer;
  */
 public final class Placeholders {
 
-    private Placeholders() {
-    }
+    private Placeholders() {}
 
     /** A template found at a dotted path inside a document. */
-    public record Found(String path, Template template) {
-    }
+    public record Found(String path, Template template) {}
 
     /**
      * Parses every string in {@code document} and checks its references for {@code usage}; problems
@@ -59,8 +57,10 @@ public final class Placeholders {
                     return null;
                 }
                 if (Usage.RESOURCE_FIELDS.contains(field)) {
-                    return usage.allowsResourceContext() ? null
-                            : "`${context." + field + "}` is only available in module inputs and provider configuration";
+                    return usage.allowsResourceContext()
+                            ? null
+                            : "`${context." + field
+                                    + "}` is only available in module inputs and provider configuration";
                 }
                 return "unknown context field `" + field + "`; use org_id, project_id, env_id, env_type_id"
                         + (usage.allowsResourceContext() ? ", res_type, res_class or res_id" : "");
@@ -69,8 +69,11 @@ public final class Placeholders {
                 if ("shared".equals(reference.root()) && !usage.allowsShared()) {
                     return "`${shared...}` is only available in manifests; reference a module dependency as ${resources.<alias>.outputs...}";
                 }
-                if (reference.fieldAt(0) == null || !"outputs".equals(reference.fieldAt(1)) || reference.path().size() < 3) {
-                    return "`${" + reference.text() + "}` must have the form ${" + reference.root() + ".<alias>.outputs.<name>}";
+                if (reference.fieldAt(0) == null
+                        || !"outputs".equals(reference.fieldAt(1))
+                        || reference.path().size() < 3) {
+                    return "`${" + reference.text() + "}` must have the form ${" + reference.root()
+                            + ".<alias>.outputs.<name>}";
                 }
                 return null;
             }

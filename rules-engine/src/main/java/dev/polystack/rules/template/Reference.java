@@ -28,7 +28,9 @@ public record Reference(String root, List<PathElement> path) {
                 if (TemplateParser.isIdentifier(name)) {
                     out.append('.').append(name);
                 } else {
-                    out.append("[\"").append(name.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"]");
+                    out.append("[\"")
+                            .append(name.replace("\\", "\\\\").replace("\"", "\\\""))
+                            .append("\"]");
                 }
             }
         }

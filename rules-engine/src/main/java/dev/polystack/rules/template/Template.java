@@ -44,7 +44,9 @@ public record Template(List<Segment> segments) {
             if (segment instanceof Segment.Literal literal) {
                 out.append(literal.text().replace("${", "$${"));
             } else {
-                out.append("${").append(((Segment.Placeholder) segment).reference().text()).append('}');
+                out.append("${")
+                        .append(((Segment.Placeholder) segment).reference().text())
+                        .append('}');
             }
         }
         return out.toString();

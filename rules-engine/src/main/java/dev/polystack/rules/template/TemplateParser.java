@@ -17,8 +17,7 @@ import java.util.List;
  */
 public final class TemplateParser {
 
-    private TemplateParser() {
-    }
+    private TemplateParser() {}
 
     public static Template parse(String text) {
         if (text == null) {
@@ -47,7 +46,8 @@ public final class TemplateParser {
                     throw new TemplateException("unclosed placeholder: expected `}`", cursor.pos);
                 }
                 if (cursor.peek() != '}') {
-                    throw new TemplateException("unexpected `" + cursor.peek() + "` in placeholder: expected `.`, `[` or `}`", cursor.pos);
+                    throw new TemplateException(
+                            "unexpected `" + cursor.peek() + "` in placeholder: expected `.`, `[` or `}`", cursor.pos);
                 }
                 segments.add(new Segment.Placeholder(reference, start));
                 i = cursor.pos + 1;

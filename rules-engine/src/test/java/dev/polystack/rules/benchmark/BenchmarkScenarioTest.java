@@ -16,7 +16,9 @@ class BenchmarkScenarioTest {
         ResourceGraph graph = benchmark.parseMatchExpandValidate();
         assertThat(graph.nodes()).hasSize(10_000);
         assertThat(graph.layers()).hasSize(ExpansionBenchmark.RESOURCES_PER_WORKLOAD);
-        assertThat(graph.nodes().values()).allSatisfy(node -> assertThat(node.runnerId()).startsWith("runner-"));
-        assertThat(graph.nodes().values().stream().filter(n -> n.moduleRuleId().startsWith("specific-"))).hasSize(4_990);
+        assertThat(graph.nodes().values())
+                .allSatisfy(node -> assertThat(node.runnerId()).startsWith("runner-"));
+        assertThat(graph.nodes().values().stream().filter(n -> n.moduleRuleId().startsWith("specific-")))
+                .hasSize(4_990);
     }
 }

@@ -46,7 +46,9 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xmx2g", "-XX:ActiveProcessorCount=1"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx2g", "-XX:ActiveProcessorCount=1"})
 public class ExpansionBenchmark {
 
     static final int TYPES = 20;
@@ -108,8 +110,12 @@ public class ExpansionBenchmark {
      * (half of them, up to one per resource; the rest name resources of other environments), and rules
      * for other projects that the environment filter drops.
      */
-    private static final ObjectNode ENDPOINT_OUTPUT = JsonNodeFactory.instance.objectNode().put("type", "object")
-            .set("properties", JsonNodeFactory.instance.objectNode().set("endpoint", JsonNodeFactory.instance.objectNode()));
+    private static final ObjectNode ENDPOINT_OUTPUT = JsonNodeFactory.instance
+            .objectNode()
+            .put("type", "object")
+            .set(
+                    "properties",
+                    JsonNodeFactory.instance.objectNode().set("endpoint", JsonNodeFactory.instance.objectNode()));
 
     static Catalog catalog(int moduleRuleCount) {
         List<ResourceTypeSpec> types = new ArrayList<>();
@@ -119,19 +125,31 @@ public class ExpansionBenchmark {
             types.add(new ResourceTypeSpec("type-" + t, true, ENDPOINT_OUTPUT));
             ObjectNode inputs = JsonNodeFactory.instance.objectNode();
             inputs.put("name", "${context.env_id}-${context.res_id}");
-            modules.add(new ModuleSpec("module-" + t, 3, "type-" + t,
-                    Map.of("size", new ParamSpec(ParamType.NUMBER, false), "upstream", new ParamSpec(ParamType.STRING, true)),
-                    inputs, Map.of("aws", "aws.default"), Map.<String, DependencySpec>of()));
+            modules.add(new ModuleSpec(
+                    "module-" + t,
+                    3,
+                    "type-" + t,
+                    Map.of(
+                            "size",
+                            new ParamSpec(ParamType.NUMBER, false),
+                            "upstream",
+                            new ParamSpec(ParamType.STRING, true)),
+                    inputs,
+                    Map.of("aws", "aws.default"),
+                    Map.<String, DependencySpec>of()));
             moduleRules.add(new ModuleRule("general-" + t, "module-" + t, "type-" + t, null, null, null, null, null));
         }
         int total = WORKLOADS * RESOURCES_PER_WORKLOAD;
         int specific = (moduleRuleCount - TYPES) / 2;
         for (int k = 0; k < specific; k++) {
-            String id = k < total ? resourceId(k / RESOURCES_PER_WORKLOAD, k % RESOURCES_PER_WORKLOAD) : "elsewhere.r" + k;
-            moduleRules.add(new ModuleRule("specific-" + k, "module-" + (k % TYPES), type(k), null, id, null, null, null));
+            String id =
+                    k < total ? resourceId(k / RESOURCES_PER_WORKLOAD, k % RESOURCES_PER_WORKLOAD) : "elsewhere.r" + k;
+            moduleRules.add(
+                    new ModuleRule("specific-" + k, "module-" + (k % TYPES), type(k), null, id, null, null, null));
         }
         for (int k = moduleRules.size(); k < moduleRuleCount; k++) {
-            moduleRules.add(new ModuleRule("project-" + k, "module-" + (k % TYPES), type(k), null, null, "project-" + k, null, null));
+            moduleRules.add(new ModuleRule(
+                    "project-" + k, "module-" + (k % TYPES), type(k), null, null, "project-" + k, null, null));
         }
         List<RunnerRule> runnerRules = new ArrayList<>();
         runnerRules.add(new RunnerRule("default", "runner-default", null, null, null, null, null));
@@ -141,7 +159,12 @@ public class ExpansionBenchmark {
         for (int k = runnerRules.size(); k < RUNNER_RULES; k++) {
             runnerRules.add(new RunnerRule("other-" + k, "runner-x", "project-" + k, null, null, null, null));
         }
-        ProviderSpec aws = new ProviderSpec("aws", "default", "hashicorp/aws", "~> 5.0", JsonNodeFactory.instance.objectNode().put("region", "eu-west-1"));
+        ProviderSpec aws = new ProviderSpec(
+                "aws",
+                "default",
+                "hashicorp/aws",
+                "~> 5.0",
+                JsonNodeFactory.instance.objectNode().put("region", "eu-west-1"));
         return Catalog.of(types, modules, List.of(aws), moduleRules, runnerRules);
     }
 }

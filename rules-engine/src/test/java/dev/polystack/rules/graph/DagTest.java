@@ -36,12 +36,19 @@ class DagTest {
             }
             int currentRun = run;
             dependencies.forEach((node, deps) -> deps.forEach(dep -> {
-                assertThat(position.get(dep)).as("run %d: %d must come before %d", currentRun, dep, node).isLessThan(position.get(node));
+                assertThat(position.get(dep))
+                        .as("run %d: %d must come before %d", currentRun, dep, node)
+                        .isLessThan(position.get(node));
                 assertThat(layer.get(dep)).isLessThan(layer.get(node));
             }));
             for (int node = 0; node < n; node++) {
-                int expected = dependencies.getOrDefault(node, Set.of()).stream().mapToInt(d -> layer.get(d) + 1).max().orElse(0);
-                assertThat(layer.get(node)).as("layer of %d is one more than its deepest dependency", node).isEqualTo(expected);
+                int expected = dependencies.getOrDefault(node, Set.of()).stream()
+                        .mapToInt(d -> layer.get(d) + 1)
+                        .max()
+                        .orElse(0);
+                assertThat(layer.get(node))
+                        .as("layer of %d is one more than its deepest dependency", node)
+                        .isEqualTo(expected);
             }
         }
     }
@@ -69,7 +76,9 @@ class DagTest {
                         List<?> cycle = ((Dag.CycleException) e).cycle();
                         assertThat(cycle.get(0)).isEqualTo(cycle.get(cycle.size() - 1));
                         for (int i = 0; i + 1 < cycle.size(); i++) {
-                            assertThat(dependencies.get((Integer) cycle.get(i))).as("the cycle follows real edges").contains((Integer) cycle.get(i + 1));
+                            assertThat(dependencies.get((Integer) cycle.get(i)))
+                                    .as("the cycle follows real edges")
+                                    .contains((Integer) cycle.get(i + 1));
                         }
                     });
         }

@@ -21,7 +21,8 @@ final class Fixtures {
     final List<ModuleSpec> modules = new ArrayList<>();
     final List<ProviderSpec> providers = new ArrayList<>();
     final List<ModuleRule> moduleRules = new ArrayList<>();
-    final List<RunnerRule> runnerRules = new ArrayList<>(List.of(new RunnerRule("any", "runner-1", null, null, null, null, null)));
+    final List<RunnerRule> runnerRules =
+            new ArrayList<>(List.of(new RunnerRule("any", "runner-1", null, null, null, null, null)));
 
     static ObjectNode json(String text) {
         try {
@@ -51,8 +52,13 @@ final class Fixtures {
         return module(id, type, inputs, dependencies, Map.of(), Map.of());
     }
 
-    Fixtures module(String id, String type, String inputs, Map<String, DependencySpec> dependencies,
-                    Map<String, ParamSpec> params, Map<String, String> providerMapping) {
+    Fixtures module(
+            String id,
+            String type,
+            String inputs,
+            Map<String, DependencySpec> dependencies,
+            Map<String, ParamSpec> params,
+            Map<String, String> providerMapping) {
         modules.add(new ModuleSpec(id, 1, type, params, json(inputs), providerMapping, dependencies));
         moduleRules.add(new ModuleRule("rule-" + id, id, type, null, null, null, null, null));
         return this;
@@ -70,7 +76,8 @@ final class Fixtures {
     static Map<String, ParamSpec> params(Object... nameTypeOptional) {
         Map<String, ParamSpec> params = new java.util.HashMap<>();
         for (int i = 0; i < nameTypeOptional.length; i += 3) {
-            params.put((String) nameTypeOptional[i], new ParamSpec((ParamType) nameTypeOptional[i + 1], (Boolean) nameTypeOptional[i + 2]));
+            params.put((String) nameTypeOptional[i], new ParamSpec((ParamType) nameTypeOptional[i + 1], (Boolean)
+                    nameTypeOptional[i + 2]));
         }
         return params;
     }

@@ -14,7 +14,8 @@ class GraphDiffTest {
         return new ResourceIdentity("t", "default", id);
     }
 
-    private static NodeState state(String id, String module, int version, String inputs, String providers, boolean complete) {
+    private static NodeState state(
+            String id, String module, int version, String inputs, String providers, boolean complete) {
         return new NodeState(id(id), module, version, json(inputs), json(providers), complete);
     }
 
@@ -34,13 +35,14 @@ class GraphDiffTest {
                 id("inputs"), state("inputs", "m", 1, "{\"a\":2}", "{}", true),
                 id("provider"), state("provider", "m", 1, "{}", "{\"aws\":{\"region\":\"b\"}}", true),
                 id("unknown"), state("unknown", "m", 1, "{}", "{}", false));
-        assertThat(GraphDiff.diff(before, after)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                id("same"), Change.UNCHANGED,
-                id("added"), Change.ADDED,
-                id("removed"), Change.REMOVED,
-                id("module"), Change.MODULE_CHANGED,
-                id("inputs"), Change.INPUTS_CHANGED,
-                id("provider"), Change.INPUTS_CHANGED,
-                id("unknown"), Change.INPUTS_CHANGED));
+        assertThat(GraphDiff.diff(before, after))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        id("same"), Change.UNCHANGED,
+                        id("added"), Change.ADDED,
+                        id("removed"), Change.REMOVED,
+                        id("module"), Change.MODULE_CHANGED,
+                        id("inputs"), Change.INPUTS_CHANGED,
+                        id("provider"), Change.INPUTS_CHANGED,
+                        id("unknown"), Change.INPUTS_CHANGED));
     }
 }

@@ -39,10 +39,19 @@ class OutputReferencesTest {
             ${resources.cache.outputs.host}              | resource type `redis` declares no output `host` (it declares no outputs
             """)
     void aManifestReferenceMustNameADeclaredOutputWithAPathThatFitsItsShape(String reference, String problem) {
-        Fixtures f = new Fixtures().type("postgres", true, DB_OUTPUTS).type("redis", true, "{}").type("app", true)
+        Fixtures f = new Fixtures()
+                .type("postgres", true, DB_OUTPUTS)
+                .type("redis", true, "{}")
+                .type("app", true)
                 .module("rds", "postgres", "{}", Map.of())
                 .module("elasticache", "redis", "{}", Map.of())
-                .module("app", "app", "{}", Map.of(), params("upstream", dev.polystack.rules.ParamType.ANY, true), Map.of());
+                .module(
+                        "app",
+                        "app",
+                        "{}",
+                        Map.of(),
+                        params("upstream", dev.polystack.rules.ParamType.ANY, true),
+                        Map.of());
         String yaml = """
                 workloads:
                   shop:
@@ -52,7 +61,8 @@ class OutputReferencesTest {
                       api: { type: app, params: { upstream: "%s" } }
                 """.formatted(reference);
         // the parser checks the form of a reference, the expander what it names
-        RulesException e = catchThrowableOfType(RulesException.class,
+        RulesException e = catchThrowableOfType(
+                RulesException.class,
                 () -> new GraphExpander().expand(new ManifestParser().parseYaml(yaml), PROD, f.catalog(), Map.of()));
         if (problem == null) {
             assertThat(e).as(reference).isNull();
@@ -78,7 +88,8 @@ class OutputReferencesTest {
                     outputs:
                       DB_HOST: "%s"
                 """.formatted(reference));
-        RulesException e = catchThrowableOfType(RulesException.class, () -> new GraphExpander().expand(manifest, PROD, f.catalog(), Map.of()));
+        RulesException e = catchThrowableOfType(
+                RulesException.class, () -> new GraphExpander().expand(manifest, PROD, f.catalog(), Map.of()));
         if (problem == null) {
             assertThat(e).isNull();
         } else {

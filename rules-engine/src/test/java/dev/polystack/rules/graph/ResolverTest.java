@@ -23,9 +23,15 @@ class ResolverTest {
     private static final ResourceIdentity DB = new ResourceIdentity("postgres", "default", "api.db");
 
     private ResourceGraph graph() {
-        Fixtures f = new Fixtures().type("postgres", true).type("vpc", false)
-                .provider("aws", "default", "{\"region\": \"eu-west-1\", \"token\": \"${resources.net.outputs.token}\"}")
-                .module("rds", "postgres", """
+        Fixtures f = new Fixtures()
+                .type("postgres", true)
+                .type("vpc", false)
+                .provider(
+                        "aws", "default", "{\"region\": \"eu-west-1\", \"token\": \"${resources.net.outputs.token}\"}")
+                .module(
+                        "rds",
+                        "postgres",
+                        """
                         {"name": "${context.env_id}-${context.res_id}",
                          "port": "${resources.net.outputs.port}",
                          "url": "postgres://${resources.net.outputs.host}:${resources.net.outputs.port}/db",
@@ -33,10 +39,18 @@ class ResolverTest {
                          "dotted": "${resources.net.outputs[\\"key.with.dots\\"]}",
                          "literal": "$${not.a.placeholder}",
                          "nested": {"list": ["${resources.net.outputs.password}", 1]}}""",
-                        Map.of("net", dependency("vpc", "shared.vpc")), params("size", ParamType.NUMBER, true), Map.of("aws", "aws.default"))
+                        Map.of("net", dependency("vpc", "shared.vpc")),
+                        params("size", ParamType.NUMBER, true),
+                        Map.of("aws", "aws.default"))
                 .module("vpc", "vpc", "{}", Map.of());
-        return new GraphExpander().expand(new ManifestParser().parseYaml("workloads: { api: { resources: { db: { type: postgres, params: { size: 3 } } } } }"),
-                PROD, f.catalog(), Map.of());
+        return new GraphExpander()
+                .expand(
+                        new ManifestParser()
+                                .parseYaml(
+                                        "workloads: { api: { resources: { db: { type: postgres, params: { size: 3 } } } } }"),
+                        PROD,
+                        f.catalog(),
+                        Map.of());
     }
 
     private static Outputs netOutputs() {
@@ -48,7 +62,8 @@ class ResolverTest {
 
     @Test
     void resolvesWholeValuesWithTheirTypeAndEmbeddedOnesAsText() {
-        Resolution resolution = Resolver.resolve(graph().nodes().get(DB), PROD, id -> id.equals(NET) ? netOutputs() : null, false);
+        Resolution resolution =
+                Resolver.resolve(graph().nodes().get(DB), PROD, id -> id.equals(NET) ? netOutputs() : null, false);
         ObjectNode inputs = resolution.inputs();
         assertThat(inputs.get("name").textValue()).isEqualTo("prod-api.db");
         assertThat(inputs.get("port").isInt()).isTrue();
@@ -66,14 +81,17 @@ class ResolverTest {
     void anInputThatUsesASensitiveOutputIsSensitive() {
         Resolution resolution = Resolver.resolve(graph().nodes().get(DB), PROD, id -> netOutputs(), false);
         assertThat(resolution.sensitiveInputs()).containsExactly("nested");
-        assertThat(resolution.providerConfigurations().get("aws").get("token").textValue()).isEqualTo("t0ken");
+        assertThat(resolution.providerConfigurations().get("aws").get("token").textValue())
+                .isEqualTo("t0ken");
         assertThat(resolution.sensitiveProviderFields()).containsExactly("aws.token");
     }
 
     @Test
     void lenientResolutionMarksWhatIsNotKnownYet() {
         Resolution resolution = Resolver.resolve(graph().nodes().get(DB), PROD, id -> null, true);
-        assertThat(resolution.unknown()).contains("port", "url", "nested", "aws.token").doesNotContain("name", "size");
+        assertThat(resolution.unknown())
+                .contains("port", "url", "nested", "aws.token")
+                .doesNotContain("name", "size");
         assertThat(resolution.inputs().get("port").textValue()).isEqualTo("${resources.net.outputs.port}");
     }
 

@@ -31,11 +31,19 @@ class ManifestParserTest {
                 shared:
                   dns: { type: dns }
                 """);
-        assertThat(manifest.resources().keySet()).containsExactly(
-                new ResourceIdentity("dns", "default", "shared.dns"),
-                new ResourceIdentity("redis", "default", "checkout.cache"),
-                new ResourceIdentity("postgres", "standard", "checkout.db"));
-        assertThat(manifest.workloads().get("checkout").resources().get("db").params().get("version").asText()).isEqualTo("16");
+        assertThat(manifest.resources().keySet())
+                .containsExactly(
+                        new ResourceIdentity("dns", "default", "shared.dns"),
+                        new ResourceIdentity("redis", "default", "checkout.cache"),
+                        new ResourceIdentity("postgres", "standard", "checkout.db"));
+        assertThat(manifest.workloads()
+                        .get("checkout")
+                        .resources()
+                        .get("db")
+                        .params()
+                        .get("version")
+                        .asText())
+                .isEqualTo("16");
     }
 
     @Test
@@ -63,36 +71,39 @@ class ManifestParserTest {
                   b: { resources: { db: { type: postgres, id: main-db, params: { size: 3 } } } }
                 """))
                 .isInstanceOf(RulesException.class)
-                .hasMessageContaining("workloads.b.resources.db.params: declares the same resource (postgres/default/main-db) as workloads.a.resources.db");
+                .hasMessageContaining(
+                        "workloads.b.resources.db.params: declares the same resource (postgres/default/main-db) as workloads.a.resources.db");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "workloads: { api: { resources: { db: { class: ha } } } }                       | workloads.api.resources.db.type                | is required",
-            "workloads: { api: { resources: { db: { type: 5 } } } }                         | workloads.api.resources.db.type                | expected a string",
-            "workloads: { api: { resources: { db: { type: Postgres } } } }                  | workloads.api.resources.db.type                | expected a resource type id",
-            "workloads: { api: { resources: { db: { type: pg, class: 'A B' } } } }          | workloads.api.resources.db.class               | expected a lowercase class name",
-            "workloads: { api: { resources: { db: { type: pg, id: 'x y' } } } }             | workloads.api.resources.db.id                  | expected a resource id",
-            "workloads: { api: { resources: { db: { type: pg, params: [1] } } } }           | workloads.api.resources.db.params              | expected a map",
-            "workloads: { api: { resources: { db: { type: pg, size: 1 } } } }               | workloads.api.resources.db.size                | unknown field",
-            "workloads: { api: { resources: { Db: { type: pg } } } }                        | workloads.api.resources.Db                     | an alias must be",
-            "workloads: { API: { resources: {} } }                                          | workloads.API                                  | a workload name must be",
-            "workloads: { api: { resource: {} } }                                           | workloads.api.resource                         | unknown field",
-            "workloads: [1]                                                                 | workloads                                      | expected a map",
-            "services: {}                                                                   | services                                       | unknown field",
-            "workloads: { api: { outputs: { X: '${resources.db.outputs.host}' } } }         | workloads.api.outputs.X                        | the workload has no resource `db`",
-            "workloads: { api: { outputs: { X: '${shared.dns.outputs.name}' } } }           | workloads.api.outputs.X                        | there is no shared resource `dns`",
-            "workloads: { api: { outputs: { X: '${context.res_id}' } } }                    | workloads.api.outputs.X                        | only available in module inputs",
-            "workloads: { api: { resources: { db: { type: pg, params: { v: '${oops' } } } } } | workloads.api.resources.db.params.v          | unclosed placeholder",
-            "shared: { dns: { type: dns, params: { x: '${resources.a.outputs.b}' } } }      | shared.dns.params.x                            | only reference other shared resources"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "workloads: { api: { resources: { db: { class: ha } } } }                       | workloads.api.resources.db.type                | is required",
+                "workloads: { api: { resources: { db: { type: 5 } } } }                         | workloads.api.resources.db.type                | expected a string",
+                "workloads: { api: { resources: { db: { type: Postgres } } } }                  | workloads.api.resources.db.type                | expected a resource type id",
+                "workloads: { api: { resources: { db: { type: pg, class: 'A B' } } } }          | workloads.api.resources.db.class               | expected a lowercase class name",
+                "workloads: { api: { resources: { db: { type: pg, id: 'x y' } } } }             | workloads.api.resources.db.id                  | expected a resource id",
+                "workloads: { api: { resources: { db: { type: pg, params: [1] } } } }           | workloads.api.resources.db.params              | expected a map",
+                "workloads: { api: { resources: { db: { type: pg, size: 1 } } } }               | workloads.api.resources.db.size                | unknown field",
+                "workloads: { api: { resources: { Db: { type: pg } } } }                        | workloads.api.resources.Db                     | an alias must be",
+                "workloads: { API: { resources: {} } }                                          | workloads.API                                  | a workload name must be",
+                "workloads: { api: { resource: {} } }                                           | workloads.api.resource                         | unknown field",
+                "workloads: [1]                                                                 | workloads                                      | expected a map",
+                "services: {}                                                                   | services                                       | unknown field",
+                "workloads: { api: { outputs: { X: '${resources.db.outputs.host}' } } }         | workloads.api.outputs.X                        | the workload has no resource `db`",
+                "workloads: { api: { outputs: { X: '${shared.dns.outputs.name}' } } }           | workloads.api.outputs.X                        | there is no shared resource `dns`",
+                "workloads: { api: { outputs: { X: '${context.res_id}' } } }                    | workloads.api.outputs.X                        | only available in module inputs",
+                "workloads: { api: { resources: { db: { type: pg, params: { v: '${oops' } } } } } | workloads.api.resources.db.params.v          | unclosed placeholder",
+                "shared: { dns: { type: dns, params: { x: '${resources.a.outputs.b}' } } }      | shared.dns.params.x                            | only reference other shared resources"
+            })
     void namesThePathOfEveryProblem(String yaml, String path, String message) {
         assertThatThrownBy(() -> parser.parseYaml(yaml))
                 .isInstanceOf(RulesException.class)
-                .satisfies(e -> assertThat(((RulesException) e).problems())
-                        .anySatisfy(p -> {
-                            assertThat(p.path()).isEqualTo(path);
-                            assertThat(p.message()).contains(message);
-                        }));
+                .satisfies(e -> assertThat(((RulesException) e).problems()).anySatisfy(p -> {
+                    assertThat(p.path()).isEqualTo(path);
+                    assertThat(p.message()).contains(message);
+                }));
     }
 
     @Test
@@ -105,7 +116,8 @@ class ManifestParserTest {
                       b: { type: 1 }
                 """))
                 .isInstanceOf(RulesException.class)
-                .satisfies(e -> assertThat(((RulesException) e).problems()).extracting(Problem::path)
+                .satisfies(e -> assertThat(((RulesException) e).problems())
+                        .extracting(Problem::path)
                         .containsExactlyInAnyOrder("workloads.api.resources.a.type", "workloads.api.resources.b.type"));
     }
 
@@ -146,11 +158,17 @@ class ManifestParserTest {
     void anAliasBombIsRefusedAtOnce() {
         StringBuilder bomb = new StringBuilder("workloads:\n  api:\n    outputs:\n      l0: &l0 \"lol\"\n");
         for (int i = 1; i <= 9; i++) {
-            bomb.append("      l").append(i).append(": &l").append(i).append(" [")
-                    .append(String.join(", ", java.util.Collections.nCopies(9, "*l" + (i - 1)))).append("]\n");
+            bomb.append("      l")
+                    .append(i)
+                    .append(": &l")
+                    .append(i)
+                    .append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(9, "*l" + (i - 1))))
+                    .append("]\n");
         }
         long started = System.nanoTime();
-        assertThatThrownBy(() -> parser.parseYaml(bomb.toString())).hasMessageContaining("YAML aliases are not supported");
+        assertThatThrownBy(() -> parser.parseYaml(bomb.toString()))
+                .hasMessageContaining("YAML aliases are not supported");
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(1000);
     }
 
@@ -170,18 +188,23 @@ class ManifestParserTest {
         assertThatThrownBy(() -> parser.parseJson("{\"shared\": {}} {\"workloads\": {}}"))
                 .hasMessageContaining("there is more after the manifest");
         // document markers around one document are fine
-        assertThat(parser.parseYaml("---\nshared:\n  a: { type: vpc }\n...\n").resources()).hasSize(1);
-        assertThat(parser.parseYaml("shared:\n  a: { type: vpc }\n---\n").resources()).hasSize(1);
+        assertThat(parser.parseYaml("---\nshared:\n  a: { type: vpc }\n...\n").resources())
+                .hasSize(1);
+        assertThat(parser.parseYaml("shared:\n  a: { type: vpc }\n---\n").resources())
+                .hasSize(1);
     }
 
     @Test
     void aYamlLineLongerThan64KiBIsRefusedBeforeTheYamlReaderMeetsIt() {
-        String longLine = "shared:\n  a: { type: vpc, params: { v: \"" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\" } }\n";
-        assertThatThrownBy(() -> parser.parseYaml(longLine)).hasMessageContaining("line 2 is longer than 65536 characters");
-        assertThat(ManifestParser.firstLongLine("a\n" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\nb")).isZero();
+        String longLine =
+                "shared:\n  a: { type: vpc, params: { v: \"" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\" } }\n";
+        assertThatThrownBy(() -> parser.parseYaml(longLine))
+                .hasMessageContaining("line 2 is longer than 65536 characters");
+        assertThat(ManifestParser.firstLongLine("a\n" + "x".repeat(ManifestParser.MAX_YAML_LINE) + "\nb"))
+                .isZero();
         // the same value as JSON is read by Jackson's JSON parser in linear time
-        String json = "{\"shared\": {\"a\": {\"type\": \"vpc\", \"params\": {\"v\": \"" + "x".repeat(ManifestParser.MAX_YAML_LINE + 10)
-                + "\"}}}}";
+        String json = "{\"shared\": {\"a\": {\"type\": \"vpc\", \"params\": {\"v\": \""
+                + "x".repeat(ManifestParser.MAX_YAML_LINE + 10) + "\"}}}}";
         assertThat(parser.parseJson(json).resources()).hasSize(1);
     }
 
@@ -191,7 +214,8 @@ class ManifestParserTest {
         assertThatThrownBy(() -> parser.parseYaml(deep))
                 .hasMessageContaining("nesting depth")
                 .hasMessageNotContaining("StreamReadConstraints");
-        assertThatThrownBy(() -> parser.parseJson(deep.replace("shared: { a: { type: vpc, params: { x: ", "{\"x\": ").replace(" } } }", "}")))
+        assertThatThrownBy(() -> parser.parseJson(deep.replace("shared: { a: { type: vpc, params: { x: ", "{\"x\": ")
+                        .replace(" } } }", "}")))
                 .hasMessageContaining("nesting depth");
     }
 

@@ -23,14 +23,15 @@ class MatcherTest {
     /** Two module rules that both match: the one setting the more significant criterion wins. */
     @ParameterizedTest(name = "{0} beats {1}")
     @CsvSource({
-            // criteria as resource_id/env_id/env_type_id/project_id/resource_class
-            "checkout.db/-/-/-/-, -/prod/-/-/-",
-            "-/prod/-/-/-, -/-/production/shop/ha",
-            "-/-/production/-/-, -/-/-/shop/ha",
-            "-/-/-/shop/-, -/-/-/-/ha",
-            "-/-/-/-/ha, -/-/-/-/-",
-            "-/-/production/shop/-, -/-/production/-/ha",
-            "checkout.db/prod/-/shop/ha, checkout.db/prod/-/shop/-"})
+        // criteria as resource_id/env_id/env_type_id/project_id/resource_class
+        "checkout.db/-/-/-/-, -/prod/-/-/-",
+        "-/prod/-/-/-, -/-/production/shop/ha",
+        "-/-/production/-/-, -/-/-/shop/ha",
+        "-/-/-/shop/-, -/-/-/-/ha",
+        "-/-/-/-/ha, -/-/-/-/-",
+        "-/-/production/shop/-, -/-/production/-/ha",
+        "checkout.db/prod/-/shop/ha, checkout.db/prod/-/shop/-"
+    })
     void theMoreSpecificModuleRuleWins(String winner, String loser) {
         ModuleRule a = moduleRule("winner", winner);
         ModuleRule b = moduleRule("loser", loser);
@@ -40,8 +41,15 @@ class MatcherTest {
 
     private static ModuleRule moduleRule(String id, String criteria) {
         String[] c = criteria.split("/");
-        return new ModuleRule(id, "module-" + id, "postgres", nullIfDash(c[4]), nullIfDash(c[0]), nullIfDash(c[3]),
-                nullIfDash(c[2]), nullIfDash(c[1]));
+        return new ModuleRule(
+                id,
+                "module-" + id,
+                "postgres",
+                nullIfDash(c[4]),
+                nullIfDash(c[0]),
+                nullIfDash(c[3]),
+                nullIfDash(c[2]),
+                nullIfDash(c[1]));
     }
 
     @ParameterizedTest(name = "{0} does not match")
@@ -50,15 +58,19 @@ class MatcherTest {
         ModuleMatcher matcher = new ModuleMatcher(List.of(moduleRule("x", criteria)), PROD);
         assertThatThrownBy(() -> matcher.match(DB, "workloads.checkout.resources.db"))
                 .isInstanceOf(RulesException.class)
-                .hasMessage("workloads.checkout.resources.db: no module rule matches type `postgres` class `ha` id `checkout.db` in "
-                        + "project `shop`, environment `prod` of type `production`");
+                .hasMessage(
+                        "workloads.checkout.resources.db: no module rule matches type `postgres` class `ha` id `checkout.db` in "
+                                + "project `shop`, environment `prod` of type `production`");
     }
 
     @Test
     void moduleRulesOnlyApplyToTheirModulesResourceType() {
         ModuleRule redis = new ModuleRule("r", "redis-basic", "redis", null, null, null, null, null);
         ModuleRule postgres = new ModuleRule("p", "rds", "postgres", null, null, null, null, null);
-        assertThat(new ModuleMatcher(List.of(redis, postgres), PROD).match(DB, "p").moduleId()).isEqualTo("rds");
+        assertThat(new ModuleMatcher(List.of(redis, postgres), PROD)
+                        .match(DB, "p")
+                        .moduleId())
+                .isEqualTo("rds");
     }
 
     @Test
@@ -68,27 +80,37 @@ class MatcherTest {
         ModuleRule c = new ModuleRule("rule-c", "module-c", "postgres", null, null, null, "production", null);
         assertThat(new ModuleMatcher(List.of(a, b), PROD).match(DB, "p").id()).isEqualTo("rule-a");
         assertThatThrownBy(() -> new ModuleMatcher(List.of(a, c), PROD).match(DB, "workloads.checkout.resources.db"))
-                .hasMessageContaining("module rules rule-c (module `module-c`) and rule-a (module `module-rule-a`) both match")
+                .hasMessageContaining(
+                        "module rules rule-c (module `module-c`) and rule-a (module `module-rule-a`) both match")
                 .hasMessageStartingWith("workloads.checkout.resources.db: ");
     }
 
     @ParameterizedTest(name = "{0} beats {1}")
     @CsvSource({
-            // criteria as env_id/env_type_id/project_id/resource_type/resource_class
-            "prod/-/-/-/-, -/production/shop/postgres/ha",
-            "-/production/-/-/-, -/-/shop/postgres/ha",
-            "-/-/shop/-/-, -/-/-/postgres/ha",
-            "-/-/-/postgres/-, -/-/-/-/ha",
-            "-/-/-/-/ha, -/-/-/-/-"})
+        // criteria as env_id/env_type_id/project_id/resource_type/resource_class
+        "prod/-/-/-/-, -/production/shop/postgres/ha",
+        "-/production/-/-/-, -/-/shop/postgres/ha",
+        "-/-/shop/-/-, -/-/-/postgres/ha",
+        "-/-/-/postgres/-, -/-/-/-/ha",
+        "-/-/-/-/ha, -/-/-/-/-"
+    })
     void theMoreSpecificRunnerRuleWins(String winner, String loser) {
         RunnerRule a = runnerRule("winner", winner);
         RunnerRule b = runnerRule("loser", loser);
-        assertThat(new RunnerMatcher(List.of(b, a), PROD).match(DB, "p").runnerId()).isEqualTo("runner-winner");
+        assertThat(new RunnerMatcher(List.of(b, a), PROD).match(DB, "p").runnerId())
+                .isEqualTo("runner-winner");
     }
 
     private static RunnerRule runnerRule(String id, String criteria) {
         String[] c = criteria.split("/");
-        return new RunnerRule(id, "runner-" + id, nullIfDash(c[2]), nullIfDash(c[1]), nullIfDash(c[0]), nullIfDash(c[3]), nullIfDash(c[4]));
+        return new RunnerRule(
+                id,
+                "runner-" + id,
+                nullIfDash(c[2]),
+                nullIfDash(c[1]),
+                nullIfDash(c[0]),
+                nullIfDash(c[3]),
+                nullIfDash(c[4]));
     }
 
     @Test
@@ -113,8 +135,11 @@ class MatcherTest {
         assertThat(explanation.candidates().get(1).specificity()).containsExactly("env_type_id");
         assertThat(explanation.candidates().get(2).matched()).isFalse();
         assertThat(explanation.candidates().get(2).reasons()).containsExactly("env_id: staging ≠ prod");
-        assertThat(explanation.candidates().get(3).reasons()).containsExactly("applies to another resource type than `postgres`");
-        assertThat(explanation.candidates()).extracting(Explanation.Candidate::sameType).containsExactly(true, true, true, false);
+        assertThat(explanation.candidates().get(3).reasons())
+                .containsExactly("applies to another resource type than `postgres`");
+        assertThat(explanation.candidates())
+                .extracting(Explanation.Candidate::sameType)
+                .containsExactly(true, true, true, false);
     }
 
     @Test
@@ -131,6 +156,8 @@ class MatcherTest {
             rules.add(new ModuleRule("r" + i, "m", "postgres", null, "w.r" + i, null, null, null));
         }
         ModuleMatcher matcher = new ModuleMatcher(rules, PROD);
-        assertThat(matcher.match(new ResourceIdentity("postgres", "default", "w.r4711"), "p").id()).isEqualTo("r4711");
+        assertThat(matcher.match(new ResourceIdentity("postgres", "default", "w.r4711"), "p")
+                        .id())
+                .isEqualTo("r4711");
     }
 }

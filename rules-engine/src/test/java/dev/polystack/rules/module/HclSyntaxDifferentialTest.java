@@ -29,7 +29,9 @@ class HclSyntaxDifferentialTest {
 
     @Test
     void whatTheRealParserAcceptsIsAcceptedAndMostOfWhatItRefusesIsRefused() throws Exception {
-        Optional<Path> binary = Stream.of("tofu", "terraform").flatMap(name -> onPath(name).stream()).findFirst();
+        Optional<Path> binary = Stream.of("tofu", "terraform")
+                .flatMap(name -> onPath(name).stream())
+                .findFirst();
         if (binary.isEmpty()) {
             System.out.println("SKIPPED HclSyntaxDifferentialTest: neither tofu nor terraform on the PATH");
         }
@@ -57,7 +59,9 @@ class HclSyntaxDifferentialTest {
                 }
                 output "name" { value = var.name }
                 """);
-        assertThat(realAccepts(binary.get(), corpus.get(0))).as("the corpus itself is valid").isTrue();
+        assertThat(realAccepts(binary.get(), corpus.get(0)))
+                .as("the corpus itself is valid")
+                .isTrue();
         int bothAccept = 0;
         int bothRefuse = 0;
         int onlyRealRefuses = 0;
@@ -85,10 +89,18 @@ class HclSyntaxDifferentialTest {
                 wronglyRefused.add(why + "\n" + mutated);
             }
         }
-        System.out.printf("HCL syntax against %s fmt, %d mutations (seed %d): both accept %d, both refuse %d,"
+        System.out.printf(
+                "HCL syntax against %s fmt, %d mutations (seed %d): both accept %d, both refuse %d,"
                         + " only %s refuses %d (caught %.0f%% of its refusals), valid but refused here %d%n",
-                binary.get().getFileName(), cases, seed, bothAccept, bothRefuse, binary.get().getFileName(), onlyRealRefuses,
-                100.0 * bothRefuse / Math.max(1, bothRefuse + onlyRealRefuses), wronglyRefused.size());
+                binary.get().getFileName(),
+                cases,
+                seed,
+                bothAccept,
+                bothRefuse,
+                binary.get().getFileName(),
+                onlyRealRefuses,
+                100.0 * bothRefuse / Math.max(1, bothRefuse + onlyRealRefuses),
+                wronglyRefused.size());
         assertThat(wronglyRefused).as("valid HCL refused by HclSyntax").isEmpty();
         assertThat(bothRefuse).as("most syntax errors are caught").isGreaterThan(onlyRealRefuses);
     }
@@ -114,7 +126,9 @@ class HclSyntaxDifferentialTest {
 
     private static boolean realAccepts(Path binary, String text) throws Exception {
         Process process = new ProcessBuilder(binary.toString(), "fmt", "-no-color", "-")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         process.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().close();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -125,6 +139,9 @@ class HclSyntaxDifferentialTest {
     }
 
     private static Optional<Path> onPath(String name) {
-        return Stream.of(System.getenv("PATH").split(File.pathSeparator)).map(d -> Path.of(d, name)).filter(Files::isExecutable).findFirst();
+        return Stream.of(System.getenv("PATH").split(File.pathSeparator))
+                .map(d -> Path.of(d, name))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 }

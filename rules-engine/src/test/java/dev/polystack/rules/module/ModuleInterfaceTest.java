@@ -1,8 +1,8 @@
 package dev.polystack.rules.module;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,8 +70,8 @@ class ModuleInterfaceTest {
     void variablesAndOutputsOfRichHcl() {
         ModuleInterface module = ModuleInterface.read(RICH);
         assertThat(module.variables()).containsOnlyKeys("name", "tags", "secret");
-        assertThat(module.variables().get("name")).isEqualTo(new ModuleInterface.Variable("name", "string", true, false,
-                "The \"name\" of it"));
+        assertThat(module.variables().get("name"))
+                .isEqualTo(new ModuleInterface.Variable("name", "string", true, false, "The \"name\" of it"));
         assertThat(module.variables().get("tags").required()).isFalse();
         assertThat(module.variables().get("tags").type()).startsWith("map(object({");
         assertThat(module.variables().get("secret").sensitive()).isTrue();
@@ -119,8 +119,8 @@ class ModuleInterfaceTest {
             """)
     void problemsSayWhatAndWhere(String name, String code, int line, int column, String message) {
         String source = code.strip().replace("\\n", "\n").replace("\\\\", "\\");
-        ModuleInterface.InvalidModuleException e = catchThrowableOfType(ModuleInterface.InvalidModuleException.class,
-                () -> ModuleInterface.read(source));
+        ModuleInterface.InvalidModuleException e =
+                catchThrowableOfType(ModuleInterface.InvalidModuleException.class, () -> ModuleInterface.read(source));
         assertThat(e).as(name).isNotNull();
         assertThat(e.problems().get(0).message()).as(name).contains(message);
         assertThat(e.problems().get(0).line()).as(name + " line").isEqualTo(line);
@@ -135,6 +135,7 @@ class ModuleInterfaceTest {
                     assertThat(e.problems().get(0).column()).isGreaterThan(20);
                     assertThat(e.problems().get(0).message()).startsWith("Invalid JSON");
                 });
-        assertThatThrownBy(() -> ModuleInterface.read("{\"variable\": {\"count\": {}}}")).hasMessageContaining("is reserved");
+        assertThatThrownBy(() -> ModuleInterface.read("{\"variable\": {\"count\": {}}}"))
+                .hasMessageContaining("is reserved");
     }
 }

@@ -13,19 +13,19 @@ import java.util.List;
  * @param changes            what an apply would do, per OpenTofu resource, with OpenTofu's reason
  * @param relevantAttributes the attributes that contributed to the plan's changes
  */
-public record CheckReport(boolean drifted, boolean changesPending, List<ResourceDrift> drift, List<ResourceChange> changes,
-                          List<Attribute> relevantAttributes) {
+public record CheckReport(
+        boolean drifted,
+        boolean changesPending,
+        List<ResourceDrift> drift,
+        List<ResourceChange> changes,
+        List<Attribute> relevantAttributes) {
 
-    public record ResourceDrift(String address, List<String> actions, List<AttributeChange> attributes) {
-    }
+    public record ResourceDrift(String address, List<String> actions, List<AttributeChange> attributes) {}
 
     /** One changed attribute: its path ({@code tags.env}, {@code rules[0].port}) and its values, or {@code "(sensitive)"}. */
-    public record AttributeChange(String path, JsonNode before, JsonNode after) {
-    }
+    public record AttributeChange(String path, JsonNode before, JsonNode after) {}
 
-    public record ResourceChange(String address, List<String> actions, String actionReason) {
-    }
+    public record ResourceChange(String address, List<String> actions, String actionReason) {}
 
-    public record Attribute(String resource, String path) {
-    }
+    public record Attribute(String resource, String path) {}
 }

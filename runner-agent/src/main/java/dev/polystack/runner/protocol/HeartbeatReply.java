@@ -2,5 +2,4 @@ package dev.polystack.runner.protocol;
 
 import java.time.Instant;
 
-public record HeartbeatReply(boolean cancelled, Instant leaseExpiresAt) {
-}
+public record HeartbeatReply(boolean cancelled, Instant leaseExpiresAt) {}

@@ -13,7 +13,10 @@ public record LogBatch(int batch, List<Line> lines) {
 
         /** This line cut to the control plane's limits. */
         public Line withinLimits() {
-            return new Line(time, ProtocolLimits.cut(level, ProtocolLimits.LOG_LEVEL), ProtocolLimits.cut(type, ProtocolLimits.LOG_TYPE),
+            return new Line(
+                    time,
+                    ProtocolLimits.cut(level, ProtocolLimits.LOG_LEVEL),
+                    ProtocolLimits.cut(type, ProtocolLimits.LOG_TYPE),
                     ProtocolLimits.cut(message, ProtocolLimits.LOG_MESSAGE));
         }
     }

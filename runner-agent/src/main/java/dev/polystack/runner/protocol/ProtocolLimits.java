@@ -24,8 +24,7 @@ public final class ProtocolLimits {
 
     static final String TRUNCATED = "… (truncated)";
 
-    private ProtocolLimits() {
-    }
+    private ProtocolLimits() {}
 
     /** {@code text} cut to {@code max} characters, saying so at its end; null stays null. */
     static String cut(String text, int max) {

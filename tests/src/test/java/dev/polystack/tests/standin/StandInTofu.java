@@ -16,10 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -83,7 +81,8 @@ public final class StandInTofu {
 
     private int version(List<String> args) {
         if (args.contains("-json")) {
-            OUT.println("{\"terraform_version\":\"" + VERSION + "\",\"platform\":\"linux_amd64\",\"provider_selections\":{},"
+            OUT.println("{\"terraform_version\":\"" + VERSION
+                    + "\",\"platform\":\"linux_amd64\",\"provider_selections\":{},"
                     + "\"terraform_outdated\":false,\"polystack_stand_in\":true}");
         } else {
             OUT.println("OpenTofu v" + VERSION + " (Polystack stand-in)");
@@ -115,11 +114,17 @@ public final class StandInTofu {
         }
         OUT.println("- main in " + source.substring(2));
         OUT.println("Initializing provider plugins...");
-        root.path("terraform").path("required_providers").fields().forEachRemaining(p ->
-                OUT.println("- Installing " + p.getValue().path("source").asText() + " (stand-in, nothing downloaded)"));
+        root.path("terraform")
+                .path("required_providers")
+                .fields()
+                .forEachRemaining(p -> OUT.println(
+                        "- Installing " + p.getValue().path("source").asText() + " (stand-in, nothing downloaded)"));
         Files.createDirectories(dataDir());
-        Files.writeString(dataDir().resolve("terraform.tfstate"), JSON.writeValueAsString(
-                JSON.createObjectNode().put("version", 3).set("backend", root.path("terraform").path("backend").path("http"))));
+        Files.writeString(
+                dataDir().resolve("terraform.tfstate"),
+                JSON.writeValueAsString(JSON.createObjectNode()
+                        .put("version", 3)
+                        .set("backend", root.path("terraform").path("backend").path("http"))));
         OUT.println();
         OUT.println("OpenTofu has been successfully initialized!");
         return 0;
@@ -132,7 +137,11 @@ public final class StandInTofu {
         version();
         boolean destroy = args.contains("-destroy");
         boolean refreshOnly = args.contains("-refresh-only");
-        String out = args.stream().filter(a -> a.startsWith("-out=")).map(a -> a.substring(5)).findFirst().orElse(null);
+        String out = args.stream()
+                .filter(a -> a.startsWith("-out="))
+                .map(a -> a.substring(5))
+                .findFirst()
+                .orElse(null);
         String lock = lock("OperationTypePlan");
         try {
             ObjectNode state = readState();
@@ -142,17 +151,32 @@ public final class StandInTofu {
             JsonNode existing = refreshed(recorded, inputs);
             boolean drifted = recorded != null && !recorded.equals(existing);
             if (existing != null) {
-                message("info", ADDRESS + ": Refreshing state... [id=" + existing.path("id").asText() + "]", "refresh_start",
-                        "hook", hook("read", null));
-                message("info", ADDRESS + ": Refresh complete [id=" + existing.path("id").asText() + "]", "refresh_complete",
-                        "hook", hook("read", null));
+                message(
+                        "info",
+                        ADDRESS + ": Refreshing state... [id="
+                                + existing.path("id").asText() + "]",
+                        "refresh_start",
+                        "hook",
+                        hook("read", null));
+                message(
+                        "info",
+                        ADDRESS + ": Refresh complete [id="
+                                + existing.path("id").asText() + "]",
+                        "refresh_complete",
+                        "hook",
+                        hook("read", null));
             }
             if (!destroy && "plan".equals(inputs.path("fail_at").asText())) {
                 diagnostic("Invalid value for input", "fail_at is \"plan\": the stand-in was asked to fail the plan");
                 return 1;
             }
-            String action = refreshOnly ? "noop" : destroy ? (existing == null ? "noop" : "delete")
-                    : existing == null ? "create" : existing.path("input").equals(inputs) ? "noop" : "update";
+            String action = refreshOnly
+                    ? "noop"
+                    : destroy
+                            ? (existing == null ? "noop" : "delete")
+                            : existing == null
+                                    ? "create"
+                                    : existing.path("input").equals(inputs) ? "noop" : "update";
             if (!action.equals("noop")) {
                 ObjectNode change = JSON.createObjectNode();
                 change.set("resource", resourceAddr());
@@ -162,8 +186,12 @@ public final class StandInTofu {
             int add = action.equals("create") ? 1 : 0;
             int change = action.equals("update") ? 1 : 0;
             int remove = action.equals("delete") ? 1 : 0;
-            message("info", "Plan: " + add + " to add, " + change + " to change, " + remove + " to destroy.", "change_summary",
-                    "changes", summary(add, change, remove, "plan"));
+            message(
+                    "info",
+                    "Plan: " + add + " to add, " + change + " to change, " + remove + " to destroy.",
+                    "change_summary",
+                    "changes",
+                    summary(add, change, remove, "plan"));
             ObjectNode plan = JSON.createObjectNode();
             plan.put("action", action);
             plan.put("destroy", destroy);
@@ -183,7 +211,8 @@ public final class StandInTofu {
     }
 
     private int show(List<String> args) throws Exception {
-        List<String> files = args.stream().skip(1).filter(a -> !a.startsWith("-")).toList();
+        List<String> files =
+                args.stream().skip(1).filter(a -> !a.startsWith("-")).toList();
         if (files.isEmpty()) {
             OUT.println(JSON.writeValueAsString(stateRepresentation(readState())));
             return 0;
@@ -193,7 +222,9 @@ public final class StandInTofu {
         show.put("format_version", "1.2");
         show.put("terraform_version", VERSION);
         ObjectNode variables = show.putObject("variables");
-        plan.path("inputs").fields().forEachRemaining(e -> variables.putObject(e.getKey()).set("value", e.getValue()));
+        plan.path("inputs")
+                .fields()
+                .forEachRemaining(e -> variables.putObject(e.getKey()).set("value", e.getValue()));
         if (plan.hasNonNull("recorded")) {
             ObjectNode drift = show.putArray("resource_drift").addObject();
             drift.put("address", ADDRESS);
@@ -219,8 +250,14 @@ public final class StandInTofu {
         resourceChange.put("provider_name", "terraform.io/builtin/terraform");
         ObjectNode change = resourceChange.putObject("change");
         change.putArray("actions").add(action.equals("noop") ? "no-op" : action);
-        change.set("before", plan.path("prior").isMissingNode() || plan.path("prior").isNull() ? JSON.nullNode() : plan.path("prior"));
-        change.set("after", action.equals("delete") ? JSON.nullNode() : attributes(plan.path("inputs"), plan.path("prior")));
+        change.set(
+                "before",
+                plan.path("prior").isMissingNode() || plan.path("prior").isNull()
+                        ? JSON.nullNode()
+                        : plan.path("prior"));
+        change.set(
+                "after",
+                action.equals("delete") ? JSON.nullNode() : attributes(plan.path("inputs"), plan.path("prior")));
         change.put("after_unknown", false);
         change.put("before_sensitive", false);
         change.put("after_sensitive", false);
@@ -228,7 +265,10 @@ public final class StandInTofu {
         for (String name : declaredOutputs()) {
             outputs.putObject(name).put("sensitive", sensitiveInModule().contains(name));
         }
-        ObjectNode call = show.putObject("configuration").putObject("root_module").putObject("module_calls").putObject("main");
+        ObjectNode call = show.putObject("configuration")
+                .putObject("root_module")
+                .putObject("module_calls")
+                .putObject("main");
         call.put("source", "./module");
         call.putObject("module").set("outputs", outputs);
         show.put("errored", false);
@@ -237,7 +277,11 @@ public final class StandInTofu {
     }
 
     private int apply(List<String> args) throws Exception {
-        String planFile = args.stream().skip(1).filter(a -> !a.startsWith("-")).findFirst().orElse(null);
+        String planFile = args.stream()
+                .skip(1)
+                .filter(a -> !a.startsWith("-"))
+                .findFirst()
+                .orElse(null);
         if (planFile == null) {
             return diagnosticAndExit("No plan file", "the stand-in applies saved plans only");
         }
@@ -254,41 +298,86 @@ public final class StandInTofu {
                 change.put("action", action);
                 message("info", ADDRESS + ": Plan to " + action, "planned_change", "change", change);
                 String hookAction = action.equals("delete") ? "delete" : action;
-                message("info", ADDRESS + ": " + verb(hookAction) + "...", "apply_start", "hook", hook(hookAction, null));
+                message(
+                        "info",
+                        ADDRESS + ": " + verb(hookAction) + "...",
+                        "apply_start",
+                        "hook",
+                        hook(hookAction, null));
                 long applyMillis = plan.path("inputs").path("apply_ms").asLong(0);
                 long start = System.currentTimeMillis();
                 while (System.currentTimeMillis() - start < applyMillis) {
                     Thread.sleep(Math.min(100, applyMillis));
                     if (interrupted) {
-                        message("info", "Interrupt received.\nPlease wait for OpenTofu to exit or data loss may occur.\n"
-                                + "Gracefully shutting down...", "log", null, null);
-                        message("error", ADDRESS + ": " + verb(hookAction) + " errored after "
-                                + (System.currentTimeMillis() - start) / 1000 + "s", "apply_errored", "hook", hook(hookAction, 0.0));
+                        message(
+                                "info",
+                                "Interrupt received.\nPlease wait for OpenTofu to exit or data loss may occur.\n"
+                                        + "Gracefully shutting down...",
+                                "log",
+                                null,
+                                null);
+                        message(
+                                "error",
+                                ADDRESS + ": " + verb(hookAction) + " errored after "
+                                        + (System.currentTimeMillis() - start) / 1000 + "s",
+                                "apply_errored",
+                                "hook",
+                                hook(hookAction, 0.0));
                         diagnostic("execution halted", "");
                         return 1;
                     }
                 }
-                if (!destroy && "apply".equals(plan.path("inputs").path("fail_at").asText())) {
-                    message("error", ADDRESS + ": Creation errored after 0s", "apply_errored", "hook", hook(hookAction, 0.0));
-                    diagnostic("creating terraform_data: the stand-in was asked to fail the apply",
+                if (!destroy
+                        && "apply".equals(plan.path("inputs").path("fail_at").asText())) {
+                    message(
+                            "error",
+                            ADDRESS + ": Creation errored after 0s",
+                            "apply_errored",
+                            "hook",
+                            hook(hookAction, 0.0));
+                    diagnostic(
+                            "creating terraform_data: the stand-in was asked to fail the apply",
                             "fail_at is \"apply\"");
                     return 1;
                 }
                 writeState(lock, state, destroy ? null : attributes(plan.path("inputs"), plan.path("prior")));
                 putBack(plan.path("inputs"));
-                message("info", ADDRESS + ": " + complete(hookAction) + " after 0s"
-                        + (destroy ? "" : " [id=" + state.path("resources").path(0).path("instances").path(0)
-                        .path("attributes").path("id").asText() + "]"), "apply_complete", "hook", hook(hookAction, 0.0));
+                message(
+                        "info",
+                        ADDRESS + ": " + complete(hookAction) + " after 0s"
+                                + (destroy
+                                        ? ""
+                                        : " [id="
+                                                + state.path("resources")
+                                                        .path(0)
+                                                        .path("instances")
+                                                        .path(0)
+                                                        .path("attributes")
+                                                        .path("id")
+                                                        .asText()
+                                                + "]"),
+                        "apply_complete",
+                        "hook",
+                        hook(hookAction, 0.0));
             }
             int add = action.equals("create") ? 1 : 0;
             int change = action.equals("update") ? 1 : 0;
             int remove = action.equals("delete") ? 1 : 0;
             if (destroy) {
-                message("info", "Destroy complete! Resources: " + remove + " destroyed.", "change_summary", "changes",
+                message(
+                        "info",
+                        "Destroy complete! Resources: " + remove + " destroyed.",
+                        "change_summary",
+                        "changes",
                         summary(0, 0, remove, "destroy"));
             } else {
-                message("info", "Apply complete! Resources: " + add + " added, " + change + " changed, " + remove + " destroyed.",
-                        "change_summary", "changes", summary(add, change, remove, "apply"));
+                message(
+                        "info",
+                        "Apply complete! Resources: " + add + " added, " + change + " changed, " + remove
+                                + " destroyed.",
+                        "change_summary",
+                        "changes",
+                        summary(add, change, remove, "apply"));
                 ObjectNode outputs = JSON.createObjectNode();
                 for (String name : declaredOutputs()) {
                     outputs.putObject(name).put("sensitive", true).put("type", "string");
@@ -313,21 +402,44 @@ public final class StandInTofu {
             JsonNode existing = resource(state);
             int remove = existing == null ? 0 : 1;
             if (existing != null) {
-                message("info", ADDRESS + ": Refreshing state... [id=" + existing.path("id").asText() + "]", "refresh_start",
-                        "hook", hook("read", null));
+                message(
+                        "info",
+                        ADDRESS + ": Refreshing state... [id="
+                                + existing.path("id").asText() + "]",
+                        "refresh_start",
+                        "hook",
+                        hook("read", null));
                 ObjectNode change = JSON.createObjectNode();
                 change.set("resource", resourceAddr());
                 change.put("action", "delete");
                 message("info", ADDRESS + ": Plan to delete", "planned_change", "change", change);
             }
-            message("info", "Plan: 0 to add, 0 to change, " + remove + " to destroy.", "change_summary", "changes",
+            message(
+                    "info",
+                    "Plan: 0 to add, 0 to change, " + remove + " to destroy.",
+                    "change_summary",
+                    "changes",
                     summary(0, 0, remove, "plan"));
             if (existing != null) {
-                message("info", ADDRESS + ": Destroying... [id=" + existing.path("id").asText() + "]", "apply_start", "hook", hook("delete", null));
+                message(
+                        "info",
+                        ADDRESS + ": Destroying... [id=" + existing.path("id").asText() + "]",
+                        "apply_start",
+                        "hook",
+                        hook("delete", null));
                 writeState(lock, state, null);
-                message("info", ADDRESS + ": Destruction complete after 0s", "apply_complete", "hook", hook("delete", 0.0));
+                message(
+                        "info",
+                        ADDRESS + ": Destruction complete after 0s",
+                        "apply_complete",
+                        "hook",
+                        hook("delete", 0.0));
             }
-            message("info", "Destroy complete! Resources: " + remove + " destroyed.", "change_summary", "changes",
+            message(
+                    "info",
+                    "Destroy complete! Resources: " + remove + " destroyed.",
+                    "change_summary",
+                    "changes",
                     summary(0, 0, remove, "destroy"));
             return 0;
         } finally {
@@ -352,7 +464,11 @@ public final class StandInTofu {
 
     private ObjectNode attributes(JsonNode inputs, JsonNode prior) {
         ObjectNode attributes = JSON.createObjectNode();
-        attributes.put("id", prior != null && prior.hasNonNull("id") ? prior.get("id").asText() : UUID.randomUUID().toString());
+        attributes.put(
+                "id",
+                prior != null && prior.hasNonNull("id")
+                        ? prior.get("id").asText()
+                        : UUID.randomUUID().toString());
         attributes.set("input", inputs);
         attributes.set("output", inputs);
         attributes.putNull("triggers_replace");
@@ -377,7 +493,8 @@ public final class StandInTofu {
 
     /** An apply makes the world what the configuration says: the change made outside is gone. */
     private void putBack(JsonNode inputs) throws IOException {
-        if (inputs.hasNonNull("drift_file") && Files.exists(Path.of(inputs.get("drift_file").asText()))) {
+        if (inputs.hasNonNull("drift_file")
+                && Files.exists(Path.of(inputs.get("drift_file").asText()))) {
             Files.writeString(Path.of(inputs.get("drift_file").asText()), "");
         }
     }
@@ -401,7 +518,8 @@ public final class StandInTofu {
                 }
             });
         } else if (Files.exists(hcl)) {
-            Matcher blocks = Pattern.compile("output\\s+\"([^\"]+)\"\\s*\\{([^}]*)}", Pattern.DOTALL).matcher(Files.readString(hcl));
+            Matcher blocks = Pattern.compile("output\\s+\"([^\"]+)\"\\s*\\{([^}]*)}", Pattern.DOTALL)
+                    .matcher(Files.readString(hcl));
             while (blocks.find()) {
                 if (blocks.group(2).matches("(?s).*\\bsensitive\\s*=\\s*true\\b.*")) {
                     sensitive.add(blocks.group(1));
@@ -418,7 +536,8 @@ public final class StandInTofu {
 
     private JsonNode resource(ObjectNode state) {
         for (JsonNode resource : state.path("resources")) {
-            if ("module.main".equals(resource.path("module").asText()) && "this".equals(resource.path("name").asText())) {
+            if ("module.main".equals(resource.path("module").asText())
+                    && "this".equals(resource.path("name").asText())) {
                 return resource.path("instances").path(0).path("attributes");
             }
         }
@@ -472,7 +591,13 @@ public final class StandInTofu {
             JsonNode inputs = attributes.path("input");
             for (String name : declaredOutputs()) {
                 ObjectNode output = outputs.putObject(name);
-                output.set("value", inputs.has(name) ? inputs.get(name) : JSON.getNodeFactory().textNode(name + "-" + inputs.path("name").asText("")));
+                output.set(
+                        "value",
+                        inputs.has(name)
+                                ? inputs.get(name)
+                                : JSON.getNodeFactory()
+                                        .textNode(
+                                                name + "-" + inputs.path("name").asText("")));
                 output.put("type", "string");
                 output.put("sensitive", true);
             }
@@ -506,7 +631,11 @@ public final class StandInTofu {
         ArrayNode resources = main.putArray("resources");
         for (JsonNode resource : state.path("resources")) {
             ObjectNode out = resources.addObject();
-            out.put("address", resource.path("module").asText() + "." + resource.path("type").asText() + "." + resource.path("name").asText());
+            out.put(
+                    "address",
+                    resource.path("module").asText() + "."
+                            + resource.path("type").asText() + "."
+                            + resource.path("name").asText());
             out.put("mode", resource.path("mode").asText());
             out.put("type", resource.path("type").asText());
             out.put("name", resource.path("name").asText());
@@ -539,7 +668,10 @@ public final class StandInTofu {
 
     private void unlock(String id) {
         try {
-            backend("UNLOCK", lockAddress(), JSON.writeValueAsBytes(JSON.createObjectNode().put("ID", id)));
+            backend(
+                    "UNLOCK",
+                    lockAddress(),
+                    JSON.writeValueAsBytes(JSON.createObjectNode().put("ID", id)));
         } catch (Exception e) {
             System.err.println("Error releasing the state lock: " + e.getMessage());
         }
@@ -547,16 +679,23 @@ public final class StandInTofu {
 
     private HttpResponse<byte[]> backend(String method, String url, byte[] body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         String user = System.getenv("TF_HTTP_USERNAME");
         if (user != null) {
             String credentials = user + ":" + System.getenv("TF_HTTP_PASSWORD");
-            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+            request.header(
+                    "Authorization",
+                    "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
         }
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
-        // as OpenTofu's http backend (go-retryablehttp): retry_max retries (default 2) on connection errors, 429 and 5xx
+        // as OpenTofu's http backend (go-retryablehttp): retry_max retries (default 2) on connection errors, 429 and
+        // 5xx
         // other than 501, waiting retry_wait_min * 2^attempt seconds (default 1) up to retry_wait_max (default 30)
         JsonNode backend = root().path("terraform").path("backend").path("http");
         int retries = backend.path("retry_max").asInt(2);
@@ -565,7 +704,8 @@ public final class StandInTofu {
         for (int attempt = 0; ; attempt++) {
             try {
                 HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-                boolean retryable = response.statusCode() == 429 || (response.statusCode() >= 500 && response.statusCode() != 501);
+                boolean retryable =
+                        response.statusCode() == 429 || (response.statusCode() >= 500 && response.statusCode() != 501);
                 if (!retryable || attempt >= retries) {
                     return response;
                 }
@@ -579,11 +719,19 @@ public final class StandInTofu {
     }
 
     private String address() throws IOException {
-        return root().path("terraform").path("backend").path("http").path("address").asText();
+        return root().path("terraform")
+                .path("backend")
+                .path("http")
+                .path("address")
+                .asText();
     }
 
     private String lockAddress() throws IOException {
-        return root().path("terraform").path("backend").path("http").path("lock_address").asText(address());
+        return root().path("terraform")
+                .path("backend")
+                .path("http")
+                .path("lock_address")
+                .asText(address());
     }
 
     private JsonNode root() throws IOException {
@@ -689,10 +837,11 @@ public final class StandInTofu {
         Files.createDirectories(dir);
         Path script = dir.resolve("tofu");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Files.writeString(script, "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -cp '"
-                + classpath + "' " + StandInTofu.class.getName() + " \"$@\"\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -cp '" + classpath
+                        + "' " + StandInTofu.class.getName() + " \"$@\"\n");
         script.toFile().setExecutable(true);
         return script;
     }
-
 }

@@ -17,7 +17,8 @@ public class PlatformException extends RuntimeException {
         this(type, detail, errors, null);
     }
 
-    private PlatformException(ProblemType type, String detail, List<ProblemDetail.FieldError> errors, ProblemDetail.QuotaExceeded quota) {
+    private PlatformException(
+            ProblemType type, String detail, List<ProblemDetail.FieldError> errors, ProblemDetail.QuotaExceeded quota) {
         super(detail, null, false, false);
         this.type = type;
         this.errors = List.copyOf(errors);
@@ -30,7 +31,8 @@ public class PlatformException extends RuntimeException {
     }
 
     public static PlatformException quotaExceeded(String quota, long limit, long used, String detail) {
-        return new PlatformException(ProblemType.QUOTA_EXCEEDED, detail, List.of(), new ProblemDetail.QuotaExceeded(quota, limit, used));
+        return new PlatformException(
+                ProblemType.QUOTA_EXCEEDED, detail, List.of(), new ProblemDetail.QuotaExceeded(quota, limit, used));
     }
 
     public ProblemType type() {
@@ -46,10 +48,19 @@ public class PlatformException extends RuntimeException {
      * detail after {@code context}.
      */
     public PlatformException within(String prefix, String context) {
-        List<ProblemDetail.FieldError> moved = errors.stream().map(f -> new ProblemDetail.FieldError(
-                prefix + (f.pointer().isEmpty() || f.pointer().equals("/") ? "" : f.pointer().startsWith("/") ? f.pointer() : "/" + f.pointer()),
-                f.detail(), f.path(), f.line(), f.column())).toList();
-        return new PlatformException(type, context.isEmpty() ? getMessage() : context + ": " + getMessage(), moved, quota);
+        List<ProblemDetail.FieldError> moved = errors.stream()
+                .map(f -> new ProblemDetail.FieldError(
+                        prefix
+                                + (f.pointer().isEmpty() || f.pointer().equals("/")
+                                        ? ""
+                                        : f.pointer().startsWith("/") ? f.pointer() : "/" + f.pointer()),
+                        f.detail(),
+                        f.path(),
+                        f.line(),
+                        f.column()))
+                .toList();
+        return new PlatformException(
+                type, context.isEmpty() ? getMessage() : context + ": " + getMessage(), moved, quota);
     }
 
     public static PlatformException notFound(String what) {
@@ -57,12 +68,16 @@ public class PlatformException extends RuntimeException {
     }
 
     public static PlatformException invalid(String pointer, String detail) {
-        return new PlatformException(ProblemType.VALIDATION, pointer + ": " + detail,
+        return new PlatformException(
+                ProblemType.VALIDATION,
+                pointer + ": " + detail,
                 List.of(new ProblemDetail.FieldError(pointer, detail)));
     }
 
     public static PlatformException unprocessable(String pointer, String detail) {
-        return new PlatformException(ProblemType.UNPROCESSABLE, pointer + ": " + detail,
+        return new PlatformException(
+                ProblemType.UNPROCESSABLE,
+                pointer + ": " + detail,
                 List.of(new ProblemDetail.FieldError(pointer, detail)));
     }
 
@@ -75,7 +90,8 @@ public class PlatformException extends RuntimeException {
     }
 
     public static PlatformException staleVersion(long expected, long actual) {
-        return new PlatformException(ProblemType.STALE_VERSION,
+        return new PlatformException(
+                ProblemType.STALE_VERSION,
                 "you sent version " + expected + " but the current version is " + actual + "; read it again and retry");
     }
 }

@@ -15,20 +15,32 @@ public record ProblemDetail(
         int status,
         String detail,
         String instance,
-        @Schema(description = "Correlates the answer with the server's log") String requestId,
-        @Schema(description = "Each field or JSON pointer that was wrong") List<FieldError> errors,
-        @Schema(description = "For quota-exceeded: which quota, its limit and its usage") QuotaExceeded quota) {
+
+        @Schema(description = "Correlates the answer with the server's log")
+        String requestId,
+
+        @Schema(description = "Each field or JSON pointer that was wrong")
+        List<FieldError> errors,
+
+        @Schema(description = "For quota-exceeded: which quota, its limit and its usage")
+        QuotaExceeded quota) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    public ProblemDetail(URI type, String title, int status, String detail, String instance, String requestId, List<FieldError> errors) {
+    public ProblemDetail(
+            URI type,
+            String title,
+            int status,
+            String detail,
+            String instance,
+            String requestId,
+            List<FieldError> errors) {
         this(type, title, status, detail, instance, requestId, errors, null);
     }
 
     /** A quota that a request would exceed. */
     @Schema(name = "ProblemQuota")
-    public record QuotaExceeded(String name, long limit, long used) {
-    }
+    public record QuotaExceeded(String name, long limit, long used) {}
 
     /**
      * One wrong part of a request: a JSON pointer (or parameter name) and what was wrong with it; for

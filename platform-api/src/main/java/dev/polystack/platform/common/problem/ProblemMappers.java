@@ -65,7 +65,9 @@ public class ProblemMappers {
             errors.add(new ProblemDetail.FieldError(pointer(violation.getPropertyPath()), violation.getMessage()));
         }
         errors.sort(Comparator.comparing(ProblemDetail.FieldError::pointer));
-        String detail = errors.stream().map(f -> f.pointer() + ": " + f.detail()).reduce((a, b) -> a + "; " + b)
+        String detail = errors.stream()
+                .map(f -> f.pointer() + ": " + f.detail())
+                .reduce((a, b) -> a + "; " + b)
                 .orElse("the request is not valid");
         return new PlatformException(ProblemType.VALIDATION, detail, errors);
     }
@@ -73,8 +75,11 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response unrecognizedField(UnrecognizedPropertyException e, HttpServerRequest request) {
         String pointer = Problems.pointer(e.getPath());
-        return Problems.response(ProblemType.VALIDATION, pointer + ": unknown field `" + e.getPropertyName() + "`",
-                List.of(new ProblemDetail.FieldError(pointer, "unknown field")), request);
+        return Problems.response(
+                ProblemType.VALIDATION,
+                pointer + ": unknown field `" + e.getPropertyName() + "`",
+                List.of(new ProblemDetail.FieldError(pointer, "unknown field")),
+                request);
     }
 
     @ServerExceptionMapper
@@ -91,18 +96,24 @@ public class ProblemMappers {
     public Response valueInstantiation(ValueInstantiationException e, HttpServerRequest request) {
         String pointer = Problems.pointer(e.getPath());
         String reason = e.getCause() != null && e.getCause().getMessage() != null
-                ? e.getCause().getMessage() : "invalid value";
-        return Problems.response(ProblemType.VALIDATION, pointer + ": " + reason,
-                List.of(new ProblemDetail.FieldError(pointer, reason)), request);
+                ? e.getCause().getMessage()
+                : "invalid value";
+        return Problems.response(
+                ProblemType.VALIDATION,
+                pointer + ": " + reason,
+                List.of(new ProblemDetail.FieldError(pointer, reason)),
+                request);
     }
 
     @ServerExceptionMapper
     public Response jsonParse(JsonParseException e, HttpServerRequest request) {
         var location = e.getLocation();
-        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        String where =
+                location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         String message = String.valueOf(e.getOriginalMessage());
         String what = message.startsWith("Duplicate field") ? ": " + message.replace("Duplicate", "duplicate") : "";
-        return Problems.response(ProblemType.MALFORMED_BODY, "the body is not well-formed JSON" + where + what, List.of(), request);
+        return Problems.response(
+                ProblemType.MALFORMED_BODY, "the body is not well-formed JSON" + where + what, List.of(), request);
     }
 
     @ServerExceptionMapper
@@ -176,8 +187,11 @@ public class ProblemMappers {
         }
         String requestId = Problems.requestId(request);
         LOG.errorf(e, "Unexpected failure of %s %s (request %s)", request.method(), request.path(), requestId);
-        return Problems.response(ProblemType.INTERNAL,
-                "an unexpected error occurred; quote request id " + requestId + " when reporting it", List.of(), request);
+        return Problems.response(
+                ProblemType.INTERNAL,
+                "an unexpected error occurred; quote request id " + requestId + " when reporting it",
+                List.of(),
+                request);
     }
 
     private Response unauthenticated(HttpServerRequest request) {
@@ -185,15 +199,22 @@ public class ProblemMappers {
         if (throttled.isPresent()) {
             return tooMany(throttled.get(), request);
         }
-        Response response = Problems.response(ProblemType.UNAUTHENTICATED,
-                "send a valid token in the Authorization header: Bearer <token>", List.of(), request);
-        return Response.fromResponse(response).header("WWW-Authenticate", "Bearer").build();
+        Response response = Problems.response(
+                ProblemType.UNAUTHENTICATED,
+                "send a valid token in the Authorization header: Bearer <token>",
+                List.of(),
+                request);
+        return Response.fromResponse(response)
+                .header("WWW-Authenticate", "Bearer")
+                .build();
     }
 
     /** A failed authentication of a client or credential that failed too often: 429 instead of 401. */
     private static Response tooMany(AuthThrottle.Throttled throttled, HttpServerRequest request) {
         Response response = Problems.response(ProblemType.TOO_MANY_REQUESTS, throttled.reason(), List.of(), request);
-        return Response.fromResponse(response).header("Retry-After", throttled.retryAfterSeconds(System.currentTimeMillis())).build();
+        return Response.fromResponse(response)
+                .header("Retry-After", throttled.retryAfterSeconds(System.currentTimeMillis()))
+                .build();
     }
 
     /** Jackson could not map a type: a bug of ours (mapped here so that it is a problem, and logged). */
@@ -204,14 +225,18 @@ public class ProblemMappers {
 
     private static Response mismatch(JsonMappingException e, HttpServerRequest request) {
         if (String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")) {
-            return Problems.response(ProblemType.MALFORMED_BODY, "the body has more after its JSON value", List.of(), request);
+            return Problems.response(
+                    ProblemType.MALFORMED_BODY, "the body has more after its JSON value", List.of(), request);
         }
         String pointer = Problems.pointer(e.getPath());
         String expected = e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
                 ? "expected " + Problems.describe(mismatch.getTargetType())
                 : "invalid value";
-        return Problems.response(ProblemType.VALIDATION, pointer + ": " + expected,
-                List.of(new ProblemDetail.FieldError(pointer, expected)), request);
+        return Problems.response(
+                ProblemType.VALIDATION,
+                pointer + ": " + expected,
+                List.of(new ProblemDetail.FieldError(pointer, expected)),
+                request);
     }
 
     /** Turns a Bean Validation path (method.parameter.field[key].sub) into a JSON pointer or parameter name. */

@@ -22,40 +22,63 @@ public class ProblemResponsesFilter implements OASFilter {
         if (openAPI.getComponents() == null) {
             openAPI.setComponents(OASFactory.createComponents());
         }
-        openAPI.getComponents().addSchema("ProblemFieldError", OASFactory.createSchema()
-                .type(List.of(Schema.SchemaType.OBJECT))
-                .properties(Map.of(
-                        "pointer", stringSchema("JSON pointer (or parameter name) of the wrong part"),
-                        "detail", stringSchema("What was wrong with it"),
-                        "path", stringSchema("For manifests: the dotted path, e.g. workloads.api.resources.db.type"),
-                        "line", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER))
-                                .description("For manifests: the line of the manifest it is on, when known"))));
-        openAPI.getComponents().addSchema("Problem", OASFactory.createSchema()
-                .type(List.of(Schema.SchemaType.OBJECT))
-                .description("RFC 9457 problem details")
-                .required(List.of("type", "title", "status"))
-                .properties(Map.of(
-                        "type", stringSchema("URI of the problem type"),
-                        "title", stringSchema("Short summary of the problem type"),
-                        "status", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)),
-                        "detail", stringSchema("What went wrong in this case, naming the field or path"),
-                        "instance", stringSchema("The request path"),
-                        "request_id", stringSchema("Correlates the answer with the server's log"),
-                        "errors", OASFactory.createSchema().type(List.of(Schema.SchemaType.ARRAY))
-                                .items(OASFactory.createSchema().ref("#/components/schemas/ProblemFieldError")))));
+        openAPI.getComponents()
+                .addSchema(
+                        "ProblemFieldError",
+                        OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.OBJECT))
+                                .properties(
+                                        Map.of(
+                                                "pointer",
+                                                        stringSchema(
+                                                                "JSON pointer (or parameter name) of the wrong part"),
+                                                "detail", stringSchema("What was wrong with it"),
+                                                "path",
+                                                        stringSchema(
+                                                                "For manifests: the dotted path, e.g. workloads.api.resources.db.type"),
+                                                "line",
+                                                        OASFactory.createSchema()
+                                                                .type(List.of(Schema.SchemaType.INTEGER))
+                                                                .description(
+                                                                        "For manifests: the line of the manifest it is on, when known"))));
+        openAPI.getComponents()
+                .addSchema(
+                        "Problem",
+                        OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.OBJECT))
+                                .description("RFC 9457 problem details")
+                                .required(List.of("type", "title", "status"))
+                                .properties(Map.of(
+                                        "type", stringSchema("URI of the problem type"),
+                                        "title", stringSchema("Short summary of the problem type"),
+                                        "status", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)),
+                                        "detail",
+                                                stringSchema("What went wrong in this case, naming the field or path"),
+                                        "instance", stringSchema("The request path"),
+                                        "request_id", stringSchema("Correlates the answer with the server's log"),
+                                        "errors",
+                                                OASFactory.createSchema()
+                                                        .type(List.of(Schema.SchemaType.ARRAY))
+                                                        .items(OASFactory.createSchema()
+                                                                .ref("#/components/schemas/ProblemFieldError")))));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
-        openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(this::addDefault));
+        openAPI.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(item -> item.getOperations().values().forEach(this::addDefault));
     }
 
     private void addDefault(Operation operation) {
         if (operation.getResponses() == null) {
             operation.setResponses(OASFactory.createAPIResponses());
         }
-        operation.getResponses().setDefaultValue(OASFactory.createAPIResponse()
-                .description("An error, as RFC 9457 problem details")
-                .content(problemContent()));
+        operation
+                .getResponses()
+                .setDefaultValue(OASFactory.createAPIResponse()
+                        .description("An error, as RFC 9457 problem details")
+                        .content(problemContent()));
         // error responses declared elsewhere (e.g. 400 by the validator) carry the same body
         if (operation.getResponses().getAPIResponses() != null) {
             operation.getResponses().getAPIResponses().forEach((code, response) -> {
@@ -67,8 +90,11 @@ public class ProblemResponsesFilter implements OASFilter {
     }
 
     private static org.eclipse.microprofile.openapi.models.media.Content problemContent() {
-        return OASFactory.createContent().addMediaType(ProblemDetail.MEDIA_TYPE,
-                OASFactory.createMediaType().schema(OASFactory.createSchema().ref(REF)));
+        return OASFactory.createContent()
+                .addMediaType(
+                        ProblemDetail.MEDIA_TYPE,
+                        OASFactory.createMediaType()
+                                .schema(OASFactory.createSchema().ref(REF)));
     }
 
     private static Schema stringSchema(String description) {

@@ -17,22 +17,32 @@ public final class Problems {
 
     public static final String REQUEST_ID_HEADER = "X-Request-Id";
 
-    private Problems() {
-    }
+    private Problems() {}
 
-    record Classified(ProblemType type, String detail) {
-    }
+    record Classified(ProblemType type, String detail) {}
 
-    public static Response response(ProblemType type, String detail, List<ProblemDetail.FieldError> errors,
-                                    HttpServerRequest request) {
+    public static Response response(
+            ProblemType type, String detail, List<ProblemDetail.FieldError> errors, HttpServerRequest request) {
         return response(type, detail, errors, null, request);
     }
 
-    public static Response response(ProblemType type, String detail, List<ProblemDetail.FieldError> errors,
-                                    ProblemDetail.QuotaExceeded quota, HttpServerRequest request) {
-        ProblemDetail body = new ProblemDetail(type.uri(), type.title(), type.status(), detail,
-                request == null ? null : request.path(), request == null ? null : requestId(request), errors, quota);
-        Response.ResponseBuilder builder = Response.status(type.status()).type(ProblemDetail.MEDIA_TYPE).entity(body);
+    public static Response response(
+            ProblemType type,
+            String detail,
+            List<ProblemDetail.FieldError> errors,
+            ProblemDetail.QuotaExceeded quota,
+            HttpServerRequest request) {
+        ProblemDetail body = new ProblemDetail(
+                type.uri(),
+                type.title(),
+                type.status(),
+                detail,
+                request == null ? null : request.path(),
+                request == null ? null : requestId(request),
+                errors,
+                quota);
+        Response.ResponseBuilder builder =
+                Response.status(type.status()).type(ProblemDetail.MEDIA_TYPE).entity(body);
         if (type == ProblemType.UNAVAILABLE) {
             builder.header("Retry-After", "5");
         }
@@ -54,7 +64,8 @@ public final class Problems {
         body.put("detail", detail);
         body.put("instance", context.request().path());
         body.put("request_id", requestId(context.request()));
-        context.response().setStatusCode(type.status())
+        context.response()
+                .setStatusCode(type.status())
                 .putHeader("Content-Type", ProblemDetail.MEDIA_TYPE)
                 .end(io.vertx.core.json.Json.encode(body));
     }
@@ -74,7 +85,8 @@ public final class Problems {
                 return new Classified(p.type(), p.getMessage());
             }
             if (t instanceof OptimisticLockException || t instanceof StaleStateException) {
-                return new Classified(ProblemType.STALE_VERSION,
+                return new Classified(
+                        ProblemType.STALE_VERSION,
                         "the object was changed by someone else at the same time; read it again and retry");
             }
             if (t instanceof JDBCConnectionException) {
@@ -83,7 +95,8 @@ public final class Problems {
             if (t instanceof IllegalArgumentException && thrownWhileReadingMediaType(t)) {
                 // a path served by several methods (e.g. JSON and Server-Sent Events) reads the headers itself
                 return readsContentType(t)
-                        ? new Classified(ProblemType.UNSUPPORTED_MEDIA_TYPE, "the Content-Type header is not a media type")
+                        ? new Classified(
+                                ProblemType.UNSUPPORTED_MEDIA_TYPE, "the Content-Type header is not a media type")
                         : new Classified(ProblemType.NOT_ACCEPTABLE, "the Accept header is not a list of media types");
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
@@ -99,7 +112,8 @@ public final class Problems {
                     return new Classified(ProblemType.VALIDATION, "text must not contain the NUL character (U+0000)");
                 }
                 if (state.equals("22008")) {
-                    return new Classified(ProblemType.VALIDATION, "a timestamp is outside the range that can be stored");
+                    return new Classified(
+                            ProblemType.VALIDATION, "a timestamp is outside the range that can be stored");
                 }
                 if (state.equals("22001") || state.equals("22003")) {
                     return new Classified(ProblemType.VALIDATION, "a value is larger than can be stored");
@@ -115,7 +129,9 @@ public final class Problems {
             // SQLException without a state
             if ((t instanceof SQLException || t.getClass().getName().startsWith("io.agroal"))
                     && String.valueOf(t.getMessage()).contains("acquisition timeout")) {
-                return new Classified(ProblemType.UNAVAILABLE, "the service is busy: no database connection became free in time; retry shortly");
+                return new Classified(
+                        ProblemType.UNAVAILABLE,
+                        "the service is busy: no database connection became free in time; retry shortly");
             }
         }
         return null;
@@ -123,7 +139,10 @@ public final class Problems {
 
     private static boolean thrownWhileReadingMediaType(Throwable t) {
         StackTraceElement[] frames = t.getStackTrace();
-        return frames.length > 0 && frames[0].getClassName().startsWith("org.jboss.resteasy.reactive.common.headers.MediaTypeHeaderDelegate");
+        return frames.length > 0
+                && frames[0]
+                        .getClassName()
+                        .startsWith("org.jboss.resteasy.reactive.common.headers.MediaTypeHeaderDelegate");
     }
 
     private static boolean readsContentType(Throwable t) {
@@ -171,7 +190,9 @@ public final class Problems {
         if (Collection.class.isAssignableFrom(type) || type.isArray()) {
             return "an array";
         }
-        if (Map.class.isAssignableFrom(type) || type.isRecord() || type.getName().startsWith("com.fasterxml.jackson.databind.node.ObjectNode")) {
+        if (Map.class.isAssignableFrom(type)
+                || type.isRecord()
+                || type.getName().startsWith("com.fasterxml.jackson.databind.node.ObjectNode")) {
             return "an object";
         }
         if (type.getName().equals("java.time.Instant")) {

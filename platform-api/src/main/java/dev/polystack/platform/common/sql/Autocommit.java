@@ -3,12 +3,12 @@ package dev.polystack.platform.common.sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * One statement on its own connection, outside any transaction: for the reads that nearly every request
@@ -31,8 +31,8 @@ public class Autocommit {
     /** The first row the query returns, if any. */
     public <T> Optional<T> first(String sql, Row<T> reader, Object... parameters) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement statement = prepared(connection, sql, parameters);
-             ResultSet row = statement.executeQuery()) {
+                PreparedStatement statement = prepared(connection, sql, parameters);
+                ResultSet row = statement.executeQuery()) {
             return row.next() ? Optional.ofNullable(reader.read(row)) : Optional.empty();
         } catch (SQLException e) {
             throw new IllegalStateException("could not run a single read (" + e.getSQLState() + ")", e);
@@ -42,14 +42,15 @@ public class Autocommit {
     /** Runs an update; returns how many rows it changed. */
     public int update(String sql, Object... parameters) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement statement = prepared(connection, sql, parameters)) {
+                PreparedStatement statement = prepared(connection, sql, parameters)) {
             return statement.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("could not run a single update (" + e.getSQLState() + ")", e);
         }
     }
 
-    private static PreparedStatement prepared(Connection connection, String sql, Object... parameters) throws SQLException {
+    private static PreparedStatement prepared(Connection connection, String sql, Object... parameters)
+            throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         for (int i = 0; i < parameters.length; i++) {
             statement.setObject(i + 1, parameters[i]);

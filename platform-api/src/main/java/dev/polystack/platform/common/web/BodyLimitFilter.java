@@ -30,9 +30,12 @@ public class BodyLimitFilter {
 
     /** How long the rest of a refused body is read and dropped before the connection closes. */
     static final Duration LINGER = Duration.ofSeconds(10);
+
     static final String LIMIT_KEY = BodyLimitFilter.class.getName() + ".limit";
-    private static final Pattern FORM = Pattern.compile("\\s*(multipart/|application/x-www-form-urlencoded)", Pattern.CASE_INSENSITIVE);
-    private static final Set<HttpMethod> WITHOUT_BODY = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS, HttpMethod.DELETE);
+    private static final Pattern FORM =
+            Pattern.compile("\\s*(multipart/|application/x-www-form-urlencoded)", Pattern.CASE_INSENSITIVE);
+    private static final Set<HttpMethod> WITHOUT_BODY =
+            Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS, HttpMethod.DELETE);
 
     private final long apiLimit;
     private final long stateLimit;
@@ -77,7 +80,8 @@ public class BodyLimitFilter {
                 // Vert.x refuses a malformed Content-Length itself
             }
         }
-        boolean noBody = length != null ? length.trim().equals("0")
+        boolean noBody = length != null
+                ? length.trim().equals("0")
                 : WITHOUT_BODY.contains(request.method()) && request.getHeader("Transfer-Encoding") == null;
         // Quarkus REST pauses every request it takes, and Vert.x refuses to pause an HTTP/2 request that
         // has been read (quarkusio/quarkus#34393): an HTTP/2 body is left to the REST layer, limited by a
@@ -90,7 +94,10 @@ public class BodyLimitFilter {
         if (type != null && FORM.matcher(type).lookingAt()) {
             // no endpoint takes a form, and the body reader would decode one (a malformed multipart body
             // without its boundary never ends): refused before reading, as the REST layer would
-            Problems.write(context, ProblemType.UNSUPPORTED_MEDIA_TYPE, "forms are not accepted; send JSON (or YAML where a manifest is expected)");
+            Problems.write(
+                    context,
+                    ProblemType.UNSUPPORTED_MEDIA_TYPE,
+                    "forms are not accepted; send JSON (or YAML where a manifest is expected)");
             return;
         }
         // reads the body, counting its bytes, and fails the request with 413 (answered by
@@ -107,13 +114,17 @@ public class BodyLimitFilter {
             // and dropped (a lingering close) for at most LINGER; then the connection closes.
             context.response().putHeader("Connection", "close");
             try {
-                request.handler(dropped -> { });
+                request.handler(dropped -> {});
                 request.resume();
             } catch (IllegalStateException alreadyRead) {
                 // the body handler is reading it, and drops what comes after the limit
             }
-            context.vertx().setTimer(LINGER.toMillis(), expired -> request.connection().close());
+            context.vertx()
+                    .setTimer(LINGER.toMillis(), expired -> request.connection().close());
         }
-        Problems.write(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body is larger than the limit of " + limit + " bytes");
+        Problems.write(
+                context,
+                ProblemType.PAYLOAD_TOO_LARGE,
+                "the request body is larger than the limit of " + limit + " bytes");
     }
 }

@@ -37,7 +37,8 @@ public final class Bulkhead {
             admitted = false;
         }
         if (!admitted) {
-            throw new PlatformException(ProblemType.UNAVAILABLE, "the service is busy: too many " + what + " at once; retry shortly");
+            throw new PlatformException(
+                    ProblemType.UNAVAILABLE, "the service is busy: too many " + what + " at once; retry shortly");
         }
         try {
             return work.get();

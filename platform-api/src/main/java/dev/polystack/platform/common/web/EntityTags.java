@@ -21,8 +21,7 @@ public final class EntityTags {
     /** A client may keep the answer, and must ask whether it is still current before it uses it. */
     public static final String REVALIDATE = "private, no-cache";
 
-    private EntityTags() {
-    }
+    private EntityTags() {}
 
     /** An opaque tag made of the parts that decide a representation (none of them shown). */
     public static String of(Object... parts) {

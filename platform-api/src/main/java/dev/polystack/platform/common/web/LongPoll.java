@@ -24,8 +24,7 @@ import java.util.function.Supplier;
  */
 public final class LongPoll {
 
-    private LongPoll() {
-    }
+    private LongPoll() {}
 
     public interface Waiter {
         CompletableFuture<Void> register();
@@ -41,8 +40,12 @@ public final class LongPoll {
         });
     }
 
-    private static <T> void attempt(Supplier<Optional<T>> look, Waiter waiter, long deadline, CompletableFuture<Optional<T>> answer,
-                                    Executor workers) {
+    private static <T> void attempt(
+            Supplier<Optional<T>> look,
+            Waiter waiter,
+            long deadline,
+            CompletableFuture<Optional<T>> answer,
+            Executor workers) {
         CompletableFuture<Void> wake = waiter.register();
         workers.execute(() -> {
             Optional<T> found;
@@ -60,7 +63,8 @@ public final class LongPoll {
                 return;
             }
             // whether it woke is said by the value: the time running out completes the wait with false
-            wake.thenApply(woken -> Boolean.TRUE).completeOnTimeout(Boolean.FALSE, remaining, TimeUnit.NANOSECONDS)
+            wake.thenApply(woken -> Boolean.TRUE)
+                    .completeOnTimeout(Boolean.FALSE, remaining, TimeUnit.NANOSECONDS)
                     .whenComplete((woken, failure) -> {
                         waiter.unregister(wake);
                         if (!Boolean.TRUE.equals(woken) || answer.isDone()) {

@@ -30,7 +30,8 @@ public @interface ManagedBy {
 
     String REGEX = "^$|^[a-zA-Z0-9]([a-zA-Z0-9._-]{0,61}[a-zA-Z0-9])?$";
 
-    String message() default "must be empty or 1-63 letters, digits, dots, dashes or underscores, starting and ending with a letter or digit";
+    String message() default
+            "must be empty or 1-63 letters, digits, dots, dashes or underscores, starting and ending with a letter or digit";
 
     Class<?>[] groups() default {};
 

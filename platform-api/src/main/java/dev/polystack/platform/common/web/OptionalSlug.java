@@ -25,7 +25,8 @@ import static java.lang.annotation.ElementType.TYPE_USE;
 @Retention(RetentionPolicy.RUNTIME)
 public @interface OptionalSlug {
 
-    String message() default "must be 1-63 lowercase letters, digits or dashes, starting and ending with a letter or digit";
+    String message() default
+            "must be 1-63 lowercase letters, digits or dashes, starting and ending with a letter or digit";
 
     Class<?>[] groups() default {};
 

@@ -28,8 +28,7 @@ public class PageRequest {
     @Parameter(description = "The next_page_token of the previous page")
     String pageToken;
 
-    public PageRequest() {
-    }
+    public PageRequest() {}
 
     public PageRequest(int limit, String pageToken) {
         this.limit = limit;
@@ -62,8 +61,7 @@ public class PageRequest {
     }
 
     /** A sort key of an instant and an id ({@code "2026-12-02T00:56:19Z|<uuid>"}), newest first. */
-    public record InstantAndId(Instant instant, UUID id) {
-    }
+    public record InstantAndId(Instant instant, UUID id) {}
 
     /** {@link #after()} of a list sorted by an instant and an id, or null for the first page. */
     public InstantAndId afterInstantAndId() {

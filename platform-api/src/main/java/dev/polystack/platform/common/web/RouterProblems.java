@@ -52,8 +52,11 @@ public class RouterProblems {
         } catch (URISyntaxException e) {
             // the same check Quarkus makes before routing (switched off in PolystackMain so that the
             // answer is a problem rather than an empty 400); the reason names the offending index
-            Problems.write(context, ProblemType.VALIDATION, "the request URI is malformed: " + e.getReason()
-                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+            Problems.write(
+                    context,
+                    ProblemType.VALIDATION,
+                    "the request URI is malformed: " + e.getReason()
+                            + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
             return;
         }
         if (uri.indexOf('\0') >= 0 || uri.toLowerCase(Locale.ROOT).contains("%00")) {
@@ -70,7 +73,9 @@ public class RouterProblems {
             return;
         }
         if (status == 400) {
-            Problems.write(context, ProblemType.VALIDATION,
+            Problems.write(
+                    context,
+                    ProblemType.VALIDATION,
                     "the request is malformed: its URI cannot be decoded or its Host header is missing or invalid");
         } else if (status == 413) {
             Long limit = context.get(BodyLimitFilter.LIMIT_KEY);
@@ -81,7 +86,10 @@ public class RouterProblems {
                 Problems.write(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body is larger than the limit");
             }
         } else if (status == 417) {
-            Problems.write(context, ProblemType.EXPECTATION_FAILED, "the only expectation the server meets is `Expect: 100-continue`");
+            Problems.write(
+                    context,
+                    ProblemType.EXPECTATION_FAILED,
+                    "the only expectation the server meets is `Expect: 100-continue`");
         } else {
             context.next();
         }

@@ -29,7 +29,8 @@ public @interface Slug {
 
     String REGEX = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";
 
-    String message() default "must be 1-63 lowercase letters, digits or dashes, starting and ending with a letter or digit";
+    String message() default
+            "must be 1-63 lowercase letters, digits or dashes, starting and ending with a letter or digit";
 
     Class<?>[] groups() default {};
 

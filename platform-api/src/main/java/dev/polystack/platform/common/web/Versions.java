@@ -5,8 +5,7 @@ import dev.polystack.platform.common.problem.PlatformException;
 /** Optimistic locking on the wire: {@code ETag: "3"} out, {@code If-Match: "3"} (or a body version) in. */
 public final class Versions {
 
-    private Versions() {
-    }
+    private Versions() {}
 
     public static String etag(long version) {
         return "\"" + version + "\"";

@@ -15,26 +15,34 @@ import java.util.UUID;
  * @param outputs     the outputs the resource type declares; the agent reads these from the module
  * @param refreshOnly for a check: plan with {@code -refresh-only} (what changed outside, not what an apply would do)
  */
-public record ClaimedJob(UUID jobId, UUID deploymentId, int attempt, String operation, Resource resource,
-                         Environment environment, Module module, ObjectNode inputs, List<String> sensitiveInputs,
-                         List<Provider> providers, List<String> outputs, State state, long leaseSeconds,
-                         long heartbeatSeconds, boolean refreshOnly) {
+public record ClaimedJob(
+        UUID jobId,
+        UUID deploymentId,
+        int attempt,
+        String operation,
+        Resource resource,
+        Environment environment,
+        Module module,
+        ObjectNode inputs,
+        List<String> sensitiveInputs,
+        List<Provider> providers,
+        List<String> outputs,
+        State state,
+        long leaseSeconds,
+        long heartbeatSeconds,
+        boolean refreshOnly) {
 
-    public record Resource(String type, @JsonProperty("class") String resourceClass, String id) {
-    }
+    public record Resource(
+            String type, @JsonProperty("class") String resourceClass, String id) {}
 
-    public record Environment(String org, String project, String env, String envType) {
-    }
+    public record Environment(String org, String project, String env, String envType) {}
 
     /** {@code source} is {@code inline} (then {@code code} holds the module) or a module source address. */
-    public record Module(String id, int version, String source, String code) {
-    }
+    public record Module(String id, int version, String source, String code) {}
 
     /** A provider block: local name, source, version constraint, configuration with secrets filled in. */
-    public record Provider(String name, String source, String versionConstraint, JsonNode configuration) {
-    }
+    public record Provider(String name, String source, String versionConstraint, JsonNode configuration) {}
 
     /** The OpenTofu HTTP backend for this resource, and the job's credentials for it. */
-    public record State(String address, String lockAddress, String unlockAddress, String username, String password) {
-    }
+    public record State(String address, String lockAddress, String unlockAddress, String username, String password) {}
 }

@@ -19,38 +19,49 @@ import java.util.Map;
  * @param resources the OpenTofu resources in the state afterwards (address, mode, type, name, provider, module, depends_on)
  * @param check     what a check found (checks only)
  */
-public record JobResult(@NotNull @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled") String status,
-                        Map<String, Output> outputs, @Size(max = 10_000) List<@Valid @NotNull Resource> resources, PlanSummary planSummary,
-                        @Valid Error error, @Valid CheckReport check) {
+public record JobResult(
+        @NotNull @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled")
+        String status,
+
+        Map<String, Output> outputs,
+        @Size(max = 10_000) List<@Valid @NotNull Resource> resources,
+        PlanSummary planSummary,
+        @Valid Error error,
+        @Valid CheckReport check) {
 
     /**
      * What a check's plan found, as the runner reads it from {@code show -json}: values OpenTofu marks
      * sensitive are {@code "(sensitive)"} already.
      */
     @Schema(name = "CheckReport")
-    public record CheckReport(boolean drifted, boolean changesPending, @Size(max = 200) List<@Valid @NotNull ResourceDrift> drift,
-                              @Size(max = 200) List<@Valid @NotNull ResourceChange> changes,
-                              @Size(max = 200) List<@Valid @NotNull RelevantAttribute> relevantAttributes) {
-    }
+    public record CheckReport(
+            boolean drifted,
+            boolean changesPending,
+            @Size(max = 200) List<@Valid @NotNull ResourceDrift> drift,
+            @Size(max = 200) List<@Valid @NotNull ResourceChange> changes,
+            @Size(max = 200) List<@Valid @NotNull RelevantAttribute> relevantAttributes) {}
 
     @Schema(name = "CheckResourceDrift")
-    public record ResourceDrift(@NotBlank @Size(max = 1024) String address, @Size(max = 4) List<@NotNull @Size(max = 16) String> actions,
-                                @Size(max = 100) List<@Valid @NotNull AttributeChange> attributes) {
-    }
+    public record ResourceDrift(
+            @NotBlank @Size(max = 1024) String address,
+            @Size(max = 4) List<@NotNull @Size(max = 16) String> actions,
+            @Size(max = 100) List<@Valid @NotNull AttributeChange> attributes) {}
 
     /** A changed attribute; its values are cut to about 1 KiB of JSON by the runner. */
     @Schema(name = "CheckAttributeChange")
-    public record AttributeChange(@NotBlank @Size(max = 1024) String path, JsonNode before, JsonNode after) {
-    }
+    public record AttributeChange(
+            @NotBlank @Size(max = 1024) String path, JsonNode before, JsonNode after) {}
 
     @Schema(name = "CheckResourceChange")
-    public record ResourceChange(@NotBlank @Size(max = 1024) String address, @Size(max = 4) List<@NotNull @Size(max = 16) String> actions,
-                                 @Size(max = 128) String actionReason) {
-    }
+    public record ResourceChange(
+            @NotBlank @Size(max = 1024) String address,
+            @Size(max = 4) List<@NotNull @Size(max = 16) String> actions,
+            @Size(max = 128) String actionReason) {}
 
     @Schema(name = "CheckRelevantAttribute")
-    public record RelevantAttribute(@Size(max = 1024) String resource, @Size(max = 1024) String path) {
-    }
+    public record RelevantAttribute(
+            @Size(max = 1024) String resource,
+            @Size(max = 1024) String path) {}
 
     /**
      * One OpenTofu resource as the result reports it: only these fields are kept. Anything else a
@@ -58,18 +69,21 @@ public record JobResult(@NotNull @Pattern(regexp = "succeeded|failed|cancelled",
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @Schema(name = "ReportedResource")
-    public record Resource(@NotBlank @Size(max = 1024) String address, @Size(max = 16) String mode, @Size(max = 256) String type,
-                           @Size(max = 256) String name, @Size(max = 512) String provider, @Size(max = 1024) String module,
-                           @Size(max = 1000) List<@NotNull @Size(max = 1024) String> dependsOn) {
-    }
+    public record Resource(
+            @NotBlank @Size(max = 1024) String address,
+            @Size(max = 16) String mode,
+            @Size(max = 256) String type,
+            @Size(max = 256) String name,
+            @Size(max = 512) String provider,
+            @Size(max = 1024) String module,
+            @Size(max = 1000) List<@NotNull @Size(max = 1024) String> dependsOn) {}
 
-    public record Output(JsonNode value, boolean sensitive) {
-    }
+    public record Output(JsonNode value, boolean sensitive) {}
 
-    public record PlanSummary(int add, int change, int destroy) {
-    }
+    public record PlanSummary(int add, int change, int destroy) {}
 
     /** The diagnostics' summary and detail. */
-    public record Error(@Size(max = 4096) String summary, @Size(max = 65536) String detail) {
-    }
+    public record Error(
+            @Size(max = 4096) String summary,
+            @Size(max = 65536) String detail) {}
 }

@@ -92,7 +92,6 @@ public class JobService implements StateCredentials {
     @Inject
     NodeResolver resolver;
 
-
     @Inject
     RunnerService runners;
 
@@ -128,7 +127,9 @@ public class JobService implements StateCredentials {
     @jakarta.annotation.PostConstruct
     void registerMetrics() {
         pickupLatency = Timer.builder("polystack.jobs.pickup.latency")
-                .description("From a job being queued to a runner claiming it").publishPercentileHistogram().register(meters);
+                .description("From a job being queued to a runner claiming it")
+                .publishPercentileHistogram()
+                .register(meters);
     }
 
     /**
@@ -139,8 +140,7 @@ public class JobService implements StateCredentials {
      * other's reads. A node whose inputs cannot be resolved fails here, and the next job is tried.
      */
     /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
-    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {
-    }
+    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {}
 
     @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {
@@ -179,8 +179,15 @@ public class JobService implements StateCredentials {
                 } catch (RuntimeException e) {
                     // not the caller's doing, and not a reason to refuse every later claim: the node fails
                     String reference = UUID.randomUUID().toString();
-                    LOG.errorf(e, "Could not resolve %s when its job was claimed (reference %s)", node.identity(), reference);
-                    failed.add(unresolvable(job, node, "its inputs could not be resolved: an unexpected error (log reference " + reference + ")",
+                    LOG.errorf(
+                            e,
+                            "Could not resolve %s when its job was claimed (reference %s)",
+                            node.identity(),
+                            reference);
+                    failed.add(unresolvable(
+                            job,
+                            node,
+                            "its inputs could not be resolved: an unexpected error (log reference " + reference + ")",
                             now));
                     continue;
                 }
@@ -219,37 +226,67 @@ public class JobService implements StateCredentials {
         return new DeploymentEngine.Ended(job.deploymentId(), node.id());
     }
 
-    private ClaimedJob payload(Job job, DeploymentNode node, ResolvedNode resolved, NodeResolver.Lookups lookups, String org,
-                               EnvironmentRef environment, String token, URI baseUri) {
+    private ClaimedJob payload(
+            Job job,
+            DeploymentNode node,
+            ResolvedNode resolved,
+            NodeResolver.Lookups lookups,
+            String org,
+            EnvironmentRef environment,
+            String token,
+            URI baseUri) {
         ModuleService.ModuleRun module = lookups.moduleRun(node.moduleSlug(), node.moduleVersion())
-                .orElseThrow(() -> new IllegalStateException("module " + node.moduleSlug() + " v" + node.moduleVersion() + " is gone"));
+                .orElseThrow(() -> new IllegalStateException(
+                        "module " + node.moduleSlug() + " v" + node.moduleVersion() + " is gone"));
         List<ClaimedJob.Provider> providerBlocks = new ArrayList<>();
         JsonNode spec = node.spec();
         NodeSpecs.providerKeys(spec).forEach((local, key) -> {
-            ObjectNode configuration = resolved.providers().getOrDefault(local, json.createObjectNode()).deepCopy();
+            ObjectNode configuration = resolved.providers()
+                    .getOrDefault(local, json.createObjectNode())
+                    .deepCopy();
             lookups.providerSecrets(key).forEach(configuration::put);
             JsonNode provider = spec.path("providers").path(local).path("provider");
-            providerBlocks.add(new ClaimedJob.Provider(local, provider.path("source").asText(),
-                    provider.path("versionConstraint").isTextual() ? provider.path("versionConstraint").asText() : null, configuration));
+            providerBlocks.add(new ClaimedJob.Provider(
+                    local,
+                    provider.path("source").asText(),
+                    provider.path("versionConstraint").isTextual()
+                            ? provider.path("versionConstraint").asText()
+                            : null,
+                    configuration));
         });
         // every output the module declares is reported (and stored, and shown); where its code was not read,
         // the outputs its resource type declares
         ModuleService.ModuleSource source = module.source();
         List<String> outputs = module.declaredOutputs()
-                .orElseGet(() -> lookups.outputSchema(node.identity().type()).map(OutputSchema::declaredOutputs).orElse(List.of()));
+                .orElseGet(() -> lookups.outputSchema(node.identity().type())
+                        .map(OutputSchema::declaredOutputs)
+                        .orElse(List.of()));
         ResourceIdentity identity = node.identity();
         String address = baseUri.resolve("/api/state/v1/" + environment.id() + "/" + identity.type() + "/"
-                + identity.resourceClass() + "/" + identity.id()).toString();
+                        + identity.resourceClass() + "/" + identity.id())
+                .toString();
         // a gated deployment's first part only plans, whatever its node will do once approved
-        String operation = job.isPlanOnly() ? NodeOperation.PLAN.wireName() : node.operation().wireName();
-        return new ClaimedJob(job.id(), job.deploymentId(), job.attempt(), operation,
+        String operation = job.isPlanOnly()
+                ? NodeOperation.PLAN.wireName()
+                : node.operation().wireName();
+        return new ClaimedJob(
+                job.id(),
+                job.deploymentId(),
+                job.attempt(),
+                operation,
                 new ClaimedJob.Resource(identity.type(), identity.resourceClass(), identity.id()),
                 new ClaimedJob.Environment(org, environment.project(), environment.env(), environment.envType()),
-                new ClaimedJob.Module(node.moduleSlug(), node.moduleVersion(), source.moduleSource(), source.moduleSourceCode()),
-                resolved.inputs(), resolved.sensitiveInputs(), providerBlocks, outputs,
+                new ClaimedJob.Module(
+                        node.moduleSlug(), node.moduleVersion(), source.moduleSource(), source.moduleSourceCode()),
+                resolved.inputs(),
+                resolved.sensitiveInputs(),
+                providerBlocks,
+                outputs,
                 new ClaimedJob.State(address, address, address, job.id().toString(), token),
-                settings.lease().toSeconds(), settings.heartbeatInterval().toSeconds(),
-                node.operation() == NodeOperation.CHECK && deployments.findById(job.deploymentId()).refreshOnly());
+                settings.lease().toSeconds(),
+                settings.heartbeatInterval().toSeconds(),
+                node.operation() == NodeOperation.CHECK
+                        && deployments.findById(job.deploymentId()).refreshOnly());
     }
 
     /** Extends a job's lease; the reply says whether it was cancelled meanwhile. */
@@ -258,8 +295,9 @@ public class JobService implements StateCredentials {
         Job job = ownJob(runner, jobId, true);
         Instant now = clock.instant();
         if (!job.holdsLease(now)) {
-            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " lost its lease (" + job.status().wireName()
-                    + "); stop working on it");
+            throw new PlatformException(
+                    ProblemType.CONFLICT,
+                    "job " + jobId + " lost its lease (" + job.status().wireName() + "); stop working on it");
         }
         job.heartbeat(now.plus(settings.lease()), now);
         runners.touch(runner.runnerId());
@@ -276,8 +314,10 @@ public class JobService implements StateCredentials {
             if (logs.hasBatch(job.id(), batch.batch())) {
                 return;
             }
-            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " has ended (" + job.status().wireName()
-                    + "); log batch " + batch.batch() + " came after its result and is refused");
+            throw new PlatformException(
+                    ProblemType.CONFLICT,
+                    "job " + jobId + " has ended (" + job.status().wireName() + "); log batch " + batch.batch()
+                            + " came after its result and is refused");
         }
         DeploymentNode node = nodes.findById(job.nodeId());
         Masker masker = Masker.of(secretValues(job, node));
@@ -296,6 +336,7 @@ public class JobService implements StateCredentials {
 
     /** The longest error stored for a node; the full text stays in the job's logs. */
     static final int MAX_ERROR = 8192;
+
     private static final String TRUNCATED = "… (truncated)";
 
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
@@ -306,13 +347,15 @@ public class JobService implements StateCredentials {
             return Optional.empty();
         }
         if (job.status() != JobStatus.RUNNING) {
-            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " is " + job.status().wireName()
-                    + "; its result is refused");
+            throw new PlatformException(
+                    ProblemType.CONFLICT,
+                    "job " + jobId + " is " + job.status().wireName() + "; its result is refused");
         }
         if (!job.holdsLease(clock.instant())) {
             // the sweeper may not have seen it yet: the lease decides, not when the sweeper runs
-            throw new PlatformException(ProblemType.CONFLICT, "job " + jobId + " lost its lease at " + job.leaseExpiresAt()
-                    + "; its result is refused");
+            throw new PlatformException(
+                    ProblemType.CONFLICT,
+                    "job " + jobId + " lost its lease at " + job.leaseExpiresAt() + "; its result is refused");
         }
         DeploymentNode node = nodes.findById(job.nodeId());
         ObjectNode outputs = json.createObjectNode();
@@ -330,18 +373,29 @@ public class JobService implements StateCredentials {
             case "cancelled" -> NodeStatus.CANCELLED;
             default -> NodeStatus.FAILED;
         };
-        String error = result.error() == null ? null
-                : result.error().summary() + (result.error().detail() == null || result.error().detail().isBlank()
-                ? "" : ": " + result.error().detail());
+        String error = result.error() == null
+                ? null
+                : result.error().summary()
+                        + (result.error().detail() == null
+                                        || result.error().detail().isBlank()
+                                ? ""
+                                : ": " + result.error().detail());
         if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY && !job.isPlanOnly()) {
-            Optional<OutputSchema> schema = resourceTypes.outputSchema(job.orgId(), node.identity().type());
+            Optional<OutputSchema> schema =
+                    resourceTypes.outputSchema(job.orgId(), node.identity().type());
             if (schema.isPresent()) {
                 // the schema validates what it declares; other outputs of the module are kept as they are
-                List<OutputSchema.Violation> violations = schema.get().validate(schema.get().declaredPart(outputs));
+                List<OutputSchema.Violation> violations =
+                        schema.get().validate(schema.get().declaredPart(outputs));
                 if (!violations.isEmpty()) {
                     status = NodeStatus.FAILED;
-                    error = "the module's outputs do not match resource type `" + node.identity().type() + "`: "
-                            + String.join("; ", violations.stream().map(OutputSchema.Violation::toString).toList());
+                    error = "the module's outputs do not match resource type `"
+                            + node.identity().type() + "`: "
+                            + String.join(
+                                    "; ",
+                                    violations.stream()
+                                            .map(OutputSchema.Violation::toString)
+                                            .toList());
                 }
             }
         }
@@ -357,11 +411,12 @@ public class JobService implements StateCredentials {
         JsonNode planSummary = result.planSummary() == null ? null : json.valueToTree(result.planSummary());
         // only a check reports what it found; anything else's report is not stored. The runner masked what
         // OpenTofu marks sensitive; the job's own secrets are masked here too, wherever a value quotes one
-        JsonNode checkReport = result.check() == null || node.operation() != NodeOperation.CHECK ? null
+        JsonNode checkReport = result.check() == null || node.operation() != NodeOperation.CHECK
+                ? null
                 : masked(json.valueToTree(result.check()), Masker.of(secretValues(job, node)));
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
-        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary,
-                checkReport));
+        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(
+                jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary, checkReport));
         // a slot of the organization's concurrent jobs is free: the runners whose jobs wait for one may claim
         if (quotas.used(job.orgId(), Quota.CONCURRENT_JOBS) + 1 >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
             engine.wakeRunnersWithQueuedJobs(job.orgId());
@@ -456,11 +511,14 @@ public class JobService implements StateCredentials {
         if (token == null || jobId == null) {
             return Optional.empty();
         }
-        return jobs.byTokenHash(hash(token)).filter(job -> job.id().toString().equals(jobId)).map(job -> {
-            DeploymentNode node = nodes.findById(job.nodeId());
-            Deployment deployment = deployments.findById(job.deploymentId());
-            return new StateAccess(job.id(), deployment.environmentId(), node.identity(), job.holdsLease(clock.instant()));
-        });
+        return jobs.byTokenHash(hash(token))
+                .filter(job -> job.id().toString().equals(jobId))
+                .map(job -> {
+                    DeploymentNode node = nodes.findById(job.nodeId());
+                    Deployment deployment = deployments.findById(job.deploymentId());
+                    return new StateAccess(
+                            job.id(), deployment.environmentId(), node.identity(), job.holdsLease(clock.instant()));
+                });
     }
 
     static String newToken() {

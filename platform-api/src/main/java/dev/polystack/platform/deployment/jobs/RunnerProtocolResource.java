@@ -3,7 +3,6 @@ package dev.polystack.platform.deployment.jobs;
 import dev.polystack.platform.common.web.Durations;
 import dev.polystack.platform.common.web.LongPoll;
 import dev.polystack.platform.deployment.logs.LogBatch;
-import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.scheduling.Advancer;
 import dev.polystack.platform.deployment.scheduling.DeploymentEngine;
 import dev.polystack.platform.deployment.scheduling.EngineSettings;
@@ -72,15 +71,21 @@ public class RunnerProtocolResource {
     @POST
     @Path("/claim")
     @Consumes(MediaType.WILDCARD)
-    @Operation(operationId = "claimJob", summary = "Wait up to `wait` (default and at most the heartbeat interval, 15 s) for a job;"
-            + " 204 when none came")
-    @APIResponse(responseCode = "200", description = "A job", content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
+    @Operation(
+            operationId = "claimJob",
+            summary = "Wait up to `wait` (default and at most the heartbeat interval, 15 s) for a job;"
+                    + " 204 when none came")
+    @APIResponse(
+            responseCode = "200",
+            description = "A job",
+            content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
     @APIResponse(responseCode = "204", description = "No job within the wait")
     public Uni<Response> claim(@QueryParam("wait") String wait, @Context UriInfo uriInfo) {
         RunnerCaller runner = identity.getAttribute(RunnerCaller.ATTRIBUTE);
         // an idle runner's claim is its heartbeat: it waits no longer than the heartbeat interval (a longer wait
         // is shortened, not refused), so that a runner not heard from for two intervals can be shown offline
-        Duration longest = settings.maxClaimWait().compareTo(settings.heartbeatInterval()) < 0 ? settings.maxClaimWait()
+        Duration longest = settings.maxClaimWait().compareTo(settings.heartbeatInterval()) < 0
+                ? settings.maxClaimWait()
                 : settings.heartbeatInterval();
         Duration asked = Durations.parse(wait, longest, settings.maxClaimWait(), "wait");
         Duration timeout = asked.compareTo(longest) < 0 ? asked : longest;
@@ -98,9 +103,9 @@ public class RunnerProtocolResource {
             }
         };
         return LongPoll.until(() -> claimed(runner, base), waiter, timeout)
-                .map(job -> job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build()));
+                .map(job -> job.map(j -> Response.ok(j).build())
+                        .orElseGet(() -> Response.noContent().build()));
     }
-
 
     /** A claim, once committed; deployments whose nodes it failed (inputs that could not be resolved) advance before it answers. */
     private Optional<ClaimedJob> claimed(RunnerCaller runner, URI base) {
@@ -114,8 +119,9 @@ public class RunnerProtocolResource {
         try {
             advancer.advanceSoon(ended.deploymentId(), ended.nodeId()).get(30, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            LOG.warnf("Deployment %s did not advance within 30 s after node %s ended; the sweeper continues it", ended.deploymentId(),
-                    ended.nodeId());
+            LOG.warnf(
+                    "Deployment %s did not advance within 30 s after node %s ended; the sweeper continues it",
+                    ended.deploymentId(), ended.nodeId());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -126,7 +132,9 @@ public class RunnerProtocolResource {
     @POST
     @Path("/jobs/{job_id}/heartbeat")
     @Consumes(MediaType.WILDCARD)
-    @Operation(operationId = "heartbeatJob", summary = "Extend the job's lease; the reply says whether it was cancelled")
+    @Operation(
+            operationId = "heartbeatJob",
+            summary = "Extend the job's lease; the reply says whether it was cancelled")
     public HeartbeatReply heartbeat(@PathParam("job_id") UUID jobId) {
         return jobService.heartbeat(runner(), jobId);
     }
@@ -141,14 +149,23 @@ public class RunnerProtocolResource {
 
     @POST
     @Path("/jobs/{job_id}/result")
-    @Operation(operationId = "reportJobResult", summary = "Report how the job ended (idempotent). Answers once the result is"
-            + " stored; with `next=true`, with the runner's next queued job if there is one (the slot that reported is free);"
-            + " with `wait_for_advance=true`, once the deployment advanced too (what depends on the job is queued)")
-    @APIResponse(responseCode = "200", description = "The result is stored, and `next=true` claimed this job for the runner",
+    @Operation(
+            operationId = "reportJobResult",
+            summary =
+                    "Report how the job ended (idempotent). Answers once the result is"
+                            + " stored; with `next=true`, with the runner's next queued job if there is one (the slot that reported is free);"
+                            + " with `wait_for_advance=true`, once the deployment advanced too (what depends on the job is queued)")
+    @APIResponse(
+            responseCode = "200",
+            description = "The result is stored, and `next=true` claimed this job for the runner",
             content = @Content(schema = @Schema(implementation = ClaimedJob.class)))
     @APIResponse(responseCode = "204", description = "The result is stored (no job claimed)")
-    public Response result(@PathParam("job_id") UUID jobId, @QueryParam("wait_for_advance") boolean waitForAdvance,
-                           @QueryParam("next") boolean next, @Valid @NotNull JobResult result, @Context UriInfo uriInfo) {
+    public Response result(
+            @PathParam("job_id") UUID jobId,
+            @QueryParam("wait_for_advance") boolean waitForAdvance,
+            @QueryParam("next") boolean next,
+            @Valid @NotNull JobResult result,
+            @Context UriInfo uriInfo) {
         RunnerCaller runner = runner();
         Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner, jobId, result);
         // the result is committed; the deployment moves on in an advance shared with the results that came in
@@ -167,10 +184,12 @@ public class RunnerProtocolResource {
             claimed = claimed(runner, uriInfo.getBaseUri());
         } catch (RuntimeException e) {
             // the result is stored whatever happens to the claim: the agent must not send it again, and claims as usual
-            LOG.warnf("The result of job %s is stored; claiming the next job with it failed: %s", jobId, e.getMessage());
+            LOG.warnf(
+                    "The result of job %s is stored; claiming the next job with it failed: %s", jobId, e.getMessage());
             claimed = Optional.empty();
         }
-        return claimed.map(job -> Response.ok(job).build()).orElseGet(() -> Response.noContent().build());
+        return claimed.map(job -> Response.ok(job).build())
+                .orElseGet(() -> Response.noContent().build());
     }
 
     private RunnerCaller runner() {

@@ -9,12 +9,17 @@ import java.time.Instant;
 import java.util.List;
 
 /** A numbered batch of log lines; sending a batch number again is harmless. */
-public record LogBatch(@NotNull @Min(0) Integer batch, @NotNull @Size(max = 5000) List<@Valid @NotNull Line> lines) {
+public record LogBatch(
+        @NotNull @Min(0) Integer batch,
+        @NotNull @Size(max = 5000) List<@Valid @NotNull Line> lines) {
 
     /**
      * @param level   info, warn, error (from the -json stream), or text for a line that was not JSON
      * @param type    the stream message type, e.g. apply_complete
      */
-    public record Line(Instant time, @Size(max = 20) String level, @Size(max = 64) String type, @NotNull @Size(max = 65536) String message) {
-    }
+    public record Line(
+            Instant time,
+            @Size(max = 20) String level,
+            @Size(max = 64) String type,
+            @NotNull @Size(max = 65536) String message) {}
 }

@@ -1,10 +1,15 @@
 package dev.polystack.platform.deployment.logs;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 import java.util.UUID;
 
 /** One stored log line of a deployment's job. */
-public record LogLine(String node, UUID jobId, int attempt, int batch, int line, String time, String level, String type,
-                      String message) {
-}
+public record LogLine(
+        String node,
+        UUID jobId,
+        int attempt,
+        int batch,
+        int line,
+        String time,
+        String level,
+        String type,
+        String message) {}

@@ -47,16 +47,21 @@ public class LogRetention {
     @PostConstruct
     void registerMetrics() {
         removed = Counter.builder("polystack.deployment.logs.removed")
-                .description("Deployments whose logs the retention removed").register(meters);
+                .description("Deployments whose logs the retention removed")
+                .register(meters);
     }
 
-    @Scheduled(every = "${polystack.deployment-logs.cleanup-interval:1h}", delayed = "${polystack.deployment-logs.cleanup-interval:1h}",
+    @Scheduled(
+            every = "${polystack.deployment-logs.cleanup-interval:1h}",
+            delayed = "${polystack.deployment-logs.cleanup-interval:1h}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
             int count = removeExpired(clock.instant(), CHUNK);
             if (count > 0) {
-                LOG.infof("Removed the logs of %d deployment(s) that ended more than %s ago", count, LogSettings.describe(settings.retention()));
+                LOG.infof(
+                        "Removed the logs of %d deployment(s) that ended more than %s ago",
+                        count, LogSettings.describe(settings.retention()));
             }
         } catch (RuntimeException e) {
             LOG.warnf("The log cleanup failed (%s); it runs again in %s", e.getMessage(), settings.cleanupInterval());
@@ -83,19 +88,30 @@ public class LogRetention {
 
     private int removeChunk(Instant cutoff, Instant now, int chunk) {
         @SuppressWarnings("unchecked")
-        List<UUID> ids = entityManager.createNativeQuery("""
+        List<UUID> ids = entityManager
+                .createNativeQuery("""
                         select id from deployment where logs_removed_at is null and finished_at is not null and finished_at < ?1
                         order by finished_at limit ?2 for update skip locked""", UUID.class)
-                .setParameter(1, cutoff).setParameter(2, chunk).getResultList();
+                .setParameter(1, cutoff)
+                .setParameter(2, chunk)
+                .getResultList();
         if (ids.isEmpty()) {
             return 0;
         }
         UUID[] array = ids.toArray(UUID[]::new);
-        entityManager.createNativeQuery("delete from job_log where deployment_id = any(?1)").setParameter(1, array).executeUpdate();
-        entityManager.createNativeQuery("delete from deployment_log_counter where deployment_id = any(?1)").setParameter(1, array)
+        entityManager
+                .createNativeQuery("delete from job_log where deployment_id = any(?1)")
+                .setParameter(1, array)
                 .executeUpdate();
-        entityManager.createNativeQuery("update deployment set logs_removed_at = ?1 where id = any(?2)")
-                .setParameter(1, now).setParameter(2, array).executeUpdate();
+        entityManager
+                .createNativeQuery("delete from deployment_log_counter where deployment_id = any(?1)")
+                .setParameter(1, array)
+                .executeUpdate();
+        entityManager
+                .createNativeQuery("update deployment set logs_removed_at = ?1 where id = any(?2)")
+                .setParameter(1, now)
+                .setParameter(2, array)
+                .executeUpdate();
         return ids.size();
     }
 }

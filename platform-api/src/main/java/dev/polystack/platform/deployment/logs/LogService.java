@@ -43,15 +43,15 @@ public class LogService {
     LogSettings settings;
 
     /** A position in a deployment's logs: the stored position of the last batch read. */
-    public record Cursor(long sequence) {
-    }
+    public record Cursor(long sequence) {}
 
     /**
      * Lines after the cursor, batch by batch, optionally of one node ({@code type/class/id}).
      * The page token is the position of the last batch returned.
      */
     @Transactional
-    public Page<LogLine> read(OrgScope scope, String project, String env, UUID deploymentId, String node, PageRequest page) {
+    public Page<LogLine> read(
+            OrgScope scope, String project, String env, UUID deploymentId, String node, PageRequest page) {
         kept(scope, project, env, deploymentId);
         long after;
         try {
@@ -91,12 +91,17 @@ public class LogService {
     /** The deployment, when the caller may read it and its logs are still kept (else 404 or 410). */
     private Deployment kept(OrgScope scope, String project, String env, UUID deploymentId) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        Deployment deployment = deployments.find(environment.id(), deploymentId)
-                .orElseThrow(() -> PlatformException.notFound("deployment `" + deploymentId + "` of `" + environment.path() + "`"));
+        Deployment deployment = deployments
+                .find(environment.id(), deploymentId)
+                .orElseThrow(() -> PlatformException.notFound(
+                        "deployment `" + deploymentId + "` of `" + environment.path() + "`"));
         if (deployment.logsRemovedAt() != null) {
-            throw new PlatformException(ProblemType.GONE, "the logs of deployment `" + deploymentId + "` were removed on "
-                    + deployment.logsRemovedAt() + ": logs are kept for " + LogSettings.describe(settings.retention())
-                    + " after a deployment ends (POLYSTACK_DEPLOYMENT_LOGS_RETENTION)");
+            throw new PlatformException(
+                    ProblemType.GONE,
+                    "the logs of deployment `" + deploymentId + "` were removed on "
+                            + deployment.logsRemovedAt() + ": logs are kept for "
+                            + LogSettings.describe(settings.retention())
+                            + " after a deployment ends (POLYSTACK_DEPLOYMENT_LOGS_RETENTION)");
         }
         return deployment;
     }
@@ -107,7 +112,11 @@ public class LogService {
      */
     public void appendNodeLine(UUID deploymentId, UUID nodeId, String level, String type, String message, Instant now) {
         var lines = json.createArrayNode();
-        lines.addObject().put("time", now.toString()).put("level", level).put("type", type).put("message", message);
+        lines.addObject()
+                .put("time", now.toString())
+                .put("level", level)
+                .put("type", type)
+                .put("message", message);
         store(deploymentId, nodeId, null, 0, lines.toString(), now);
     }
 
@@ -118,22 +127,36 @@ public class LogService {
      * already stored (a retry) is not stored twice; its position stays unused.
      */
     public void store(UUID deploymentId, UUID nodeId, UUID jobId, int batch, String lines, Instant now) {
-        long seq = ((Number) entityManager.createNativeQuery("""
+        long seq = ((Number) entityManager
+                        .createNativeQuery("""
                         insert into deployment_log_counter (deployment_id, last_seq) values (?1, 1)
                         on conflict (deployment_id) do update set last_seq = deployment_log_counter.last_seq + 1
                         returning last_seq""")
-                .setParameter(1, deploymentId).getSingleResult()).longValue();
-        entityManager.createNativeQuery("""
+                        .setParameter(1, deploymentId)
+                        .getSingleResult())
+                .longValue();
+        entityManager
+                .createNativeQuery("""
                         insert into job_log (job_id, batch, deployment_id, node_id, lines, created_at, seq)
                         values (?1, ?2, ?3, ?4, cast(?5 as jsonb), ?6, ?7) on conflict do nothing""")
-                .setParameter(1, jobId).setParameter(2, batch).setParameter(3, deploymentId).setParameter(4, nodeId)
-                .setParameter(5, lines).setParameter(6, now).setParameter(7, seq).executeUpdate();
+                .setParameter(1, jobId)
+                .setParameter(2, batch)
+                .setParameter(3, deploymentId)
+                .setParameter(4, nodeId)
+                .setParameter(5, lines)
+                .setParameter(6, now)
+                .setParameter(7, seq)
+                .executeUpdate();
     }
 
     /** Whether a job's batch of that number is stored. */
     public boolean hasBatch(UUID jobId, int batch) {
-        return !entityManager.createNativeQuery("select 1 from job_log where job_id = ?1 and batch = ?2")
-                .setParameter(1, jobId).setParameter(2, batch).getResultList().isEmpty();
+        return !entityManager
+                .createNativeQuery("select 1 from job_log where job_id = ?1 and batch = ?2")
+                .setParameter(1, jobId)
+                .setParameter(2, batch)
+                .getResultList()
+                .isEmpty();
     }
 
     private UUID nodeId(UUID deploymentId, String node) {
@@ -142,16 +165,19 @@ public class LogService {
             return null;
         }
         @SuppressWarnings("unchecked")
-        List<UUID> ids = entityManager.createNativeQuery("select id from deployment_node where deployment_id = ?1 and res_type = ?2"
+        List<UUID> ids = entityManager
+                .createNativeQuery("select id from deployment_node where deployment_id = ?1 and res_type = ?2"
                         + " and res_class = ?3 and res_id = ?4")
-                .setParameter(1, deploymentId).setParameter(2, parts[0]).setParameter(3, parts[1]).setParameter(4, parts[2])
+                .setParameter(1, deploymentId)
+                .setParameter(2, parts[0])
+                .setParameter(3, parts[1])
+                .setParameter(4, parts[2])
                 .getResultList();
         return ids.isEmpty() ? null : ids.get(0);
     }
 
     /** A stored batch and its lines. */
-    public record Batch(long sequence, List<LogLine> lines) {
-    }
+    public record Batch(long sequence, List<LogLine> lines) {}
 
     /** Batches after a position, by their stored position: one index range, whatever the deployment's size. */
     private List<Batch> batches(UUID deploymentId, String node, long after, int limit) {
@@ -162,14 +188,17 @@ public class LogService {
                 return List.of();
             }
         }
-        var query = entityManager.createNativeQuery("""
+        var query = entityManager
+                .createNativeQuery("""
                 select l.seq, n.res_type || '/' || n.res_class || '/' || n.res_id, l.job_id, coalesce(j.attempt, n.attempt),
                        l.batch, l.lines::text
                 from job_log l
                 join deployment_node n on n.id = l.node_id
                 left join job j on j.id = l.job_id
-                where\s""" + (nodeId == null ? "l.deployment_id = ?1" : "l.node_id = ?1") + " and l.seq > ?2 order by l.seq limit " + limit)
-                .setParameter(1, nodeId == null ? deploymentId : nodeId).setParameter(2, after);
+                where\s""" + (nodeId == null ? "l.deployment_id = ?1" : "l.node_id = ?1")
+                        + " and l.seq > ?2 order by l.seq limit " + limit)
+                .setParameter(1, nodeId == null ? deploymentId : nodeId)
+                .setParameter(2, after);
         @SuppressWarnings("unchecked")
         List<Object[]> rows = query.getResultList();
         List<Batch> batches = new ArrayList<>();
@@ -183,8 +212,15 @@ public class LogService {
             List<LogLine> out = new ArrayList<>();
             int index = 0;
             for (JsonNode line : lines) {
-                out.add(new LogLine((String) row[1], (UUID) row[2], ((Number) row[3]).intValue(), ((Number) row[4]).intValue(), index++,
-                        line.path("time").asText(null), line.path("level").asText(null), line.path("type").asText(null),
+                out.add(new LogLine(
+                        (String) row[1],
+                        (UUID) row[2],
+                        ((Number) row[3]).intValue(),
+                        ((Number) row[4]).intValue(),
+                        index++,
+                        line.path("time").asText(null),
+                        line.path("level").asText(null),
+                        line.path("type").asText(null),
                         line.path("message").asText("")));
             }
             batches.add(new Batch(((Number) row[0]).longValue(), out));

@@ -42,7 +42,9 @@ public final class Masker {
             }
         }
         forms.removeIf(form -> form.length() < SHORTEST);
-        return new Masker(forms.stream().sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder())).toList());
+        return new Masker(forms.stream()
+                .sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
+                .toList());
     }
 
     public boolean isEmpty() {

@@ -46,11 +46,18 @@ public class Approval {
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
-    protected Approval() {
-    }
+    protected Approval() {}
 
-    public Approval(UUID orgId, UUID deploymentId, String decision, String comment, UUID userId, String userName, String role,
-                    String fingerprint, Instant now) {
+    public Approval(
+            UUID orgId,
+            UUID deploymentId,
+            String decision,
+            String comment,
+            UUID userId,
+            String userName,
+            String role,
+            String fingerprint,
+            Instant now) {
         this.id = UUID.randomUUID();
         this.orgId = orgId;
         this.deploymentId = deploymentId;

@@ -109,11 +109,20 @@ public class Deployment extends VersionedEntity {
     @Column(name = "logs_removed_at", insertable = false, updatable = false)
     private Instant logsRemovedAt;
 
-    protected Deployment() {
-    }
+    protected Deployment() {}
 
-    public Deployment(UUID orgId, UUID environmentId, DeploymentMode mode, Integer manifestNumber, UUID rollbackOf, boolean force,
-               boolean deleteEnvironment, String idempotencyKey, UUID createdBy, String createdByName, Instant now) {
+    public Deployment(
+            UUID orgId,
+            UUID environmentId,
+            DeploymentMode mode,
+            Integer manifestNumber,
+            UUID rollbackOf,
+            boolean force,
+            boolean deleteEnvironment,
+            String idempotencyKey,
+            UUID createdBy,
+            String createdByName,
+            Instant now) {
         super(now);
         this.deleteEnvironment = deleteEnvironment;
         this.orgId = orgId;

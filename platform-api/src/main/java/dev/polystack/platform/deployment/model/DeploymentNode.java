@@ -118,8 +118,7 @@ public class DeploymentNode {
     @Version
     private long version;
 
-    protected DeploymentNode() {
-    }
+    protected DeploymentNode() {}
 
     /** Gives a node (of a rollback) the resolution it copies; it is never resolved again. */
     public void preset(byte[] sealedResolved) {
@@ -132,8 +131,16 @@ public class DeploymentNode {
         return fixed;
     }
 
-    public DeploymentNode(UUID deploymentId, ResourceIdentity identity, String path, NodeOperation operation, UUID moduleId,
-                   String moduleSlug, Integer moduleVersion, UUID runnerId, JsonNode spec) {
+    public DeploymentNode(
+            UUID deploymentId,
+            ResourceIdentity identity,
+            String path,
+            NodeOperation operation,
+            UUID moduleId,
+            String moduleSlug,
+            Integer moduleVersion,
+            UUID runnerId,
+            JsonNode spec) {
         this.id = UUID.randomUUID();
         this.deploymentId = deploymentId;
         this.resType = identity.type();

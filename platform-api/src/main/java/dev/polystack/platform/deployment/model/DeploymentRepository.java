@@ -19,8 +19,11 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
      * entity this transaction already loaded fails when another transaction changed it in between.
      */
     public Optional<Object[]> environmentAndStatus(UUID id) {
-        return getEntityManager().createQuery("select d.environmentId, d.status from Deployment d where d.id = ?1", Object[].class)
-                .setParameter(1, id).getResultStream().findFirst();
+        return getEntityManager()
+                .createQuery("select d.environmentId, d.status from Deployment d where d.id = ?1", Object[].class)
+                .setParameter(1, id)
+                .getResultStream()
+                .findFirst();
     }
 
     /**
@@ -28,13 +31,21 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
      * nothing is flushed first.
      */
     public EnvironmentRef environmentOf(UUID deploymentId) {
-        Object[] row = getEntityManager().createQuery("""
+        Object[] row = getEntityManager()
+                .createQuery("""
                         select e.id, e.orgId, o.slug, p.slug, e.slug, t.slug, e.status
                         from Deployment d, Environment e, Project p, Organization o, EnvType t
-                        where d.id = ?1 and e.id = d.environmentId and p.id = e.projectId and o.id = e.orgId and t.id = e.envTypeId""",
-                        Object[].class)
-                .setParameter(1, deploymentId).setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT").getSingleResult();
-        return new EnvironmentRef((UUID) row[0], (UUID) row[1], (String) row[2], (String) row[3], (String) row[4], (String) row[5],
+                        where d.id = ?1 and e.id = d.environmentId and p.id = e.projectId and o.id = e.orgId and t.id = e.envTypeId""", Object[].class)
+                .setParameter(1, deploymentId)
+                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .getSingleResult();
+        return new EnvironmentRef(
+                (UUID) row[0],
+                (UUID) row[1],
+                (String) row[2],
+                (String) row[3],
+                (String) row[4],
+                (String) row[5],
                 (EnvironmentStatus) row[6]);
     }
 
@@ -48,22 +59,38 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
 
     /** Records why a deployment cannot advance (in its own transaction: the advance that failed rolled back). */
     public void markStalled(UUID deploymentId, String reason, Instant now) {
-        getEntityManager().createNativeQuery("update deployment set stalled_reason = ?1, stalled_at = coalesce(stalled_at, ?2) where id = ?3")
-                .setParameter(1, reason).setParameter(2, now).setParameter(3, deploymentId).executeUpdate();
+        getEntityManager()
+                .createNativeQuery(
+                        "update deployment set stalled_reason = ?1, stalled_at = coalesce(stalled_at, ?2) where id = ?3")
+                .setParameter(1, reason)
+                .setParameter(2, now)
+                .setParameter(3, deploymentId)
+                .executeUpdate();
     }
 
     /** The deployment of an environment that runs (or waits for approval) now, or else the oldest queued one. */
     public Optional<Deployment> head(UUID environmentId) {
-        return find("environmentId = ?1 and status in ?2 order by createdAt, id", environmentId,
-                DeploymentStatus.UNFINISHED).firstResultOptional()
-                .map(first -> find("environmentId = ?1 and status in ?2", environmentId,
-                        List.of(DeploymentStatus.RUNNING, DeploymentStatus.AWAITING_APPROVAL)).firstResultOptional().orElse(first));
+        return find(
+                        "environmentId = ?1 and status in ?2 order by createdAt, id",
+                        environmentId,
+                        DeploymentStatus.UNFINISHED)
+                .firstResultOptional()
+                .map(first -> find(
+                                "environmentId = ?1 and status in ?2",
+                                environmentId,
+                                List.of(DeploymentStatus.RUNNING, DeploymentStatus.AWAITING_APPROVAL))
+                        .firstResultOptional()
+                        .orElse(first));
     }
 
     /** The environment's unfinished deployments of a mode (queued, running, awaiting approval), oldest first. */
     public List<Deployment> unfinished(UUID environmentId, DeploymentMode mode) {
-        return find("environmentId = ?1 and mode = ?2 and status in ?3 order by createdAt, id", environmentId, mode.wireName(),
-                DeploymentStatus.UNFINISHED).list();
+        return find(
+                        "environmentId = ?1 and mode = ?2 and status in ?3 order by createdAt, id",
+                        environmentId,
+                        mode.wireName(),
+                        DeploymentStatus.UNFINISHED)
+                .list();
     }
 
     public Optional<Deployment> byIdempotencyKey(UUID environmentId, String key, Instant notBefore) {
@@ -74,14 +101,24 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
     /** Newest first; the sort key is "createdAt|id". */
     public List<Deployment> page(UUID environmentId, Instant before, UUID beforeId, int limit) {
         if (before == null) {
-            return find("environmentId = ?1 order by createdAt desc, id desc", environmentId).page(0, limit + 1).list();
+            return find("environmentId = ?1 order by createdAt desc, id desc", environmentId)
+                    .page(0, limit + 1)
+                    .list();
         }
-        return find("environmentId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
-                environmentId, before, beforeId).page(0, limit + 1).list();
+        return find(
+                        "environmentId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                        environmentId,
+                        before,
+                        beforeId)
+                .page(0, limit + 1)
+                .list();
     }
 
     public List<UUID> unfinished(int limit) {
-        return getEntityManager().createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
-                .setParameter(1, DeploymentStatus.UNFINISHED).setMaxResults(limit).getResultList();
+        return getEntityManager()
+                .createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
+                .setParameter(1, DeploymentStatus.UNFINISHED)
+                .setMaxResults(limit)
+                .getResultList();
     }
 }

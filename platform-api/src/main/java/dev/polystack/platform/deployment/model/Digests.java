@@ -19,8 +19,7 @@ public final class Digests {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private Digests() {
-    }
+    private Digests() {}
 
     static String of(JsonNode document) {
         try {
@@ -33,7 +32,8 @@ public final class Digests {
 
     static String of(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

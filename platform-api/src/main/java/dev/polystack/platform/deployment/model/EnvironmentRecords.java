@@ -32,7 +32,10 @@ public class EnvironmentRecords {
     public void deleteAll(UUID environmentId) {
         entityManager.flush();
         for (String statement : STATEMENTS) {
-            entityManager.createNativeQuery(statement).setParameter(1, environmentId).executeUpdate();
+            entityManager
+                    .createNativeQuery(statement)
+                    .setParameter(1, environmentId)
+                    .executeUpdate();
         }
         entityManager.clear();
     }

@@ -65,8 +65,7 @@ public class Job {
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
-    protected Job() {
-    }
+    protected Job() {}
 
     /** A job of a deployment: claimed before any check job of its runner. */
     public Job(UUID orgId, UUID deploymentId, UUID nodeId, UUID runnerId, int attempt, Instant now) {

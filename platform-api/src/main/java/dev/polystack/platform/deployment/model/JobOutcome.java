@@ -14,6 +14,11 @@ import java.util.Set;
  * @param planSummary {@code {add, change, destroy}}
  * @param checkReport what a check found (checks only)
  */
-public record JobOutcome(NodeStatus status, String error, ObjectNode outputs, Set<String> sensitiveOutputs,
-                         JsonNode resources, JsonNode planSummary, JsonNode checkReport) {
-}
+public record JobOutcome(
+        NodeStatus status,
+        String error,
+        ObjectNode outputs,
+        Set<String> sensitiveOutputs,
+        JsonNode resources,
+        JsonNode planSummary,
+        JsonNode checkReport) {}

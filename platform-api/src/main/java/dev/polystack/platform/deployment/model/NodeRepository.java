@@ -26,9 +26,12 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
     /** The identities of a deployment's nodes of one operation. */
     public Set<ResourceIdentity> identities(UUID deploymentId, NodeOperation operation) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery(
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery(
                         "select res_type, res_class, res_id from deployment_node where deployment_id = ?1 and operation = ?2")
-                .setParameter(1, deploymentId).setParameter(2, operation.wireName()).getResultList();
+                .setParameter(1, deploymentId)
+                .setParameter(2, operation.wireName())
+                .getResultList();
         Set<ResourceIdentity> identities = new HashSet<>();
         rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
         return identities;
@@ -42,12 +45,15 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
     public List<NodeState> states(UUID deploymentId) {
         getEntityManager().flush();
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery(
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery(
                         "select id, status, operation from deployment_node where deployment_id = ?1 order by res_id, res_type, res_class")
-                .setParameter(1, deploymentId).getResultList();
+                .setParameter(1, deploymentId)
+                .getResultList();
         List<NodeState> states = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
-            states.add(new NodeState((UUID) row[0], NodeStatus.fromWire((String) row[1]), NodeOperation.fromWire((String) row[2])));
+            states.add(new NodeState(
+                    (UUID) row[0], NodeStatus.fromWire((String) row[1]), NodeOperation.fromWire((String) row[2])));
         }
         return states;
     }
@@ -71,13 +77,16 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
      */
     public Set<ResourceIdentity> dependenciesWithPlannedChanges(UUID deploymentId, UUID nodeId) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery(
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery(
                         "select n.res_type, n.res_class, n.res_id from deployment_edge e join deployment_node n on n.id = e.to_node"
                                 + " where e.deployment_id = ?1 and e.from_node = ?2 and n.status <> 'unchanged' and (n.plan_summary is null"
                                 + " or n.plan_summary ->> 'known_after_apply' is not null"
                                 + " or coalesce((n.plan_summary->>'add')::int, 0) + coalesce((n.plan_summary->>'change')::int, 0)"
                                 + " + coalesce((n.plan_summary->>'destroy')::int, 0) > 0)")
-                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+                .setParameter(1, deploymentId)
+                .setParameter(2, nodeId)
+                .getResultList();
         Set<ResourceIdentity> identities = new HashSet<>();
         rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
         return identities;
@@ -86,10 +95,13 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
     /** What a node depends on, as identities and aliases, in the order of the edges. */
     public List<Object[]> dependencyIdentities(UUID deploymentId, UUID nodeId) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery(
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery(
                         "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
                                 + " where e.deployment_id = ?1 and e.from_node = ?2 order by e.to_node, e.alias")
-                .setParameter(1, deploymentId).setParameter(2, nodeId).getResultList();
+                .setParameter(1, deploymentId)
+                .setParameter(2, nodeId)
+                .getResultList();
         return rows;
     }
 
@@ -101,8 +113,10 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
             return statuses;
         }
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery("select id, status from deployment_node where id = any(?1)")
-                .setParameter(1, ids.toArray(new UUID[0])).getResultList();
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery("select id, status from deployment_node where id = any(?1)")
+                .setParameter(1, ids.toArray(new UUID[0]))
+                .getResultList();
         rows.forEach(row -> statuses.put((UUID) row[0], NodeStatus.fromWire((String) row[1])));
         return statuses;
     }
@@ -114,8 +128,12 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
 
     /** How many nodes of a deployment have not ended. */
     public long unfinished(UUID deploymentId) {
-        return ((Number) getEntityManager().createNativeQuery("select count(*) from deployment_node where deployment_id = ?1"
-                        + " and status in ('pending', 'queued', 'running')").setParameter(1, deploymentId).getSingleResult()).longValue();
+        return ((Number) getEntityManager()
+                        .createNativeQuery("select count(*) from deployment_node where deployment_id = ?1"
+                                + " and status in ('pending', 'queued', 'running')")
+                        .setParameter(1, deploymentId)
+                        .getSingleResult())
+                .longValue();
     }
 
     public DeploymentNode lock(UUID id) {
@@ -149,9 +167,11 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
     /** Edges of a deployment: dependent → dependency, with the alias. */
     public List<Edge> edges(UUID deploymentId) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager().createNativeQuery(
+        List<Object[]> rows = getEntityManager()
+                .createNativeQuery(
                         "select from_node, to_node, alias from deployment_edge where deployment_id = ?1 order by from_node, to_node, alias")
-                .setParameter(1, deploymentId).getResultList();
+                .setParameter(1, deploymentId)
+                .getResultList();
         List<Edge> edges = new ArrayList<>();
         for (Object[] row : rows) {
             edges.add(new Edge((UUID) row[0], (UUID) row[1], (String) row[2]));
@@ -159,8 +179,7 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         return edges;
     }
 
-    public record Edge(UUID from, UUID to, String alias) {
-    }
+    public record Edge(UUID from, UUID to, String alias) {}
 
     static Map<UUID, Set<UUID>> dependencies(List<Edge> edges) {
         Map<UUID, Set<UUID>> map = new HashMap<>();

@@ -25,7 +25,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,38 +61,52 @@ public class NodeResolver {
     ObjectMapper json;
 
     /** A node resolved for a run: what its job gets, sealed for storage, and its fingerprint. */
-    public record Resolved(ResolvedNode node, byte[] sealed, Fingerprint fingerprint) {
-    }
+    public record Resolved(ResolvedNode node, byte[] sealed, Fingerprint fingerprint) {}
 
     /**
      * Resolves an apply node: the recorded inputs of a rollback ({@link DeploymentNode#fixed()}), else from the active resources'
      * outputs today, with the module version's secret inputs. Throws when a reference cannot be resolved.
      */
     public Resolved forApply(DeploymentNode node, EnvironmentRef environment, Lookups lookups) {
-        ResolvedNode resolved = node.fixed() ? read(open(node))
-                : withSecretInputs(lookups, node.moduleSlug(), node.moduleVersion(), toResolved(resolve(node, environment, false, Set.of())));
+        ResolvedNode resolved = node.fixed()
+                ? read(open(node))
+                : withSecretInputs(
+                        lookups,
+                        node.moduleSlug(),
+                        node.moduleVersion(),
+                        toResolved(resolve(node, environment, false, Set.of())));
         return sealed(node, lookups, resolved);
     }
 
     /** Seals a resolved node and fingerprints it. */
     public Resolved sealed(DeploymentNode node, Lookups lookups, ResolvedNode resolved) {
-        Fingerprint fingerprint = fingerprint(lookups, node.moduleSlug(), node.moduleVersion(), node.identity().type(), node.spec(), resolved);
+        Fingerprint fingerprint = fingerprint(
+                lookups,
+                node.moduleSlug(),
+                node.moduleVersion(),
+                node.identity().type(),
+                node.spec(),
+                resolved);
         return new Resolved(resolved, secretBox.seal(write(resolved), node.resolvedBinding()), fingerprint);
     }
 
     /** Resolves with the active resources' outputs, except those of {@code unknown}, whose outputs are not known yet. */
-    public Resolution resolve(DeploymentNode node, EnvironmentRef environment, boolean lenient, Set<ResourceIdentity> unknown) {
+    public Resolution resolve(
+            DeploymentNode node, EnvironmentRef environment, boolean lenient, Set<ResourceIdentity> unknown) {
         GraphNode graphNode = NodeSpecs.read(json, node.spec());
         // what it refers to, read at once
-        Set<ResourceIdentity> referenced = new HashSet<>(graphNode.dependencies().values());
+        Set<ResourceIdentity> referenced =
+                new HashSet<>(graphNode.dependencies().values());
         referenced.addAll(graphNode.manifestReferences().values());
         referenced.removeAll(unknown);
         var outputs = activeResources.outputsLookup(environment.id(), referenced);
-        return Resolver.resolve(graphNode, environment.context(), id -> unknown.contains(id) ? null : outputs.apply(id), lenient);
+        return Resolver.resolve(
+                graphNode, environment.context(), id -> unknown.contains(id) ? null : outputs.apply(id), lenient);
     }
 
     /** Adds the module version's secret inputs, which never leave sealed storage before this point. */
-    public ResolvedNode withSecretInputs(Lookups lookups, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
+    public ResolvedNode withSecretInputs(
+            Lookups lookups, String moduleSlug, Integer moduleVersion, ResolvedNode resolved) {
         Map<String, String> secrets = lookups.secretInputs(moduleSlug, moduleVersion);
         if (secrets.isEmpty()) {
             return resolved;
@@ -102,12 +115,16 @@ public class NodeResolver {
         secrets.forEach(inputs::put);
         TreeSet<String> sensitive = new TreeSet<>(resolved.sensitiveInputs());
         sensitive.addAll(secrets.keySet());
-        return new ResolvedNode(inputs, new ArrayList<>(sensitive), resolved.providers(), resolved.sensitiveProviderFields());
+        return new ResolvedNode(
+                inputs, new ArrayList<>(sensitive), resolved.providers(), resolved.sensitiveProviderFields());
     }
 
     public ResolvedNode toResolved(Resolution resolution) {
-        return new ResolvedNode(resolution.inputs(), new ArrayList<>(new TreeSet<>(resolution.sensitiveInputs())),
-                new TreeMap<>(resolution.providerConfigurations()), new ArrayList<>(new TreeSet<>(resolution.sensitiveProviderFields())));
+        return new ResolvedNode(
+                resolution.inputs(),
+                new ArrayList<>(new TreeSet<>(resolution.sensitiveInputs())),
+                new TreeMap<>(resolution.providerConfigurations()),
+                new ArrayList<>(new TreeSet<>(resolution.sensitiveProviderFields())));
     }
 
     /**
@@ -116,8 +133,13 @@ public class NodeResolver {
      * the resource type. The digest itself is made as it always was (module, inputs, provider configuration
      * and secrets), so that resources recorded before the parts were kept do not all run again.
      */
-    public Fingerprint fingerprint(Lookups lookups, String moduleSlug, Integer moduleVersion, String resourceType, JsonNode spec,
-                            ResolvedNode resolved) {
+    public Fingerprint fingerprint(
+            Lookups lookups,
+            String moduleSlug,
+            Integer moduleVersion,
+            String resourceType,
+            JsonNode spec,
+            ResolvedNode resolved) {
         ObjectNode document = json.createObjectNode();
         document.put("module", moduleSlug);
         document.put("version", moduleVersion == null ? 0 : moduleVersion);
@@ -161,7 +183,8 @@ public class NodeResolver {
         }
 
         private Optional<ModuleService.RunnableVersion> version(String moduleSlug, int moduleVersion) {
-            return versions.computeIfAbsent(moduleSlug + "@" + moduleVersion, k -> modules.runnable(orgId, moduleSlug, moduleVersion));
+            return versions.computeIfAbsent(
+                    moduleSlug + "@" + moduleVersion, k -> modules.runnable(orgId, moduleSlug, moduleVersion));
         }
 
         /** What a job of this module version runs; empty when the version is gone. */
@@ -173,8 +196,11 @@ public class NodeResolver {
             if (moduleVersion == null) {
                 return Map.of();
             }
-            return secretInputs.computeIfAbsent(moduleSlug + "@" + moduleVersion,
-                    k -> version(moduleSlug, moduleVersion).map(v -> v.secretInputs().get()).orElse(Map.of()));
+            return secretInputs.computeIfAbsent(
+                    moduleSlug + "@" + moduleVersion,
+                    k -> version(moduleSlug, moduleVersion)
+                            .map(v -> v.secretInputs().get())
+                            .orElse(Map.of()));
         }
 
         /** The resource type's output schema, compiled; empty when the type is gone. */
@@ -187,8 +213,12 @@ public class NodeResolver {
         }
 
         String schemaDigest(String resourceType) {
-            return schemas.computeIfAbsent(resourceType, type -> Digests.of(resourceType(type)
-                    .map(ResourceTypeSpec::outputSchema).filter(Objects::nonNull).orElse(json.nullNode())));
+            return schemas.computeIfAbsent(
+                    resourceType,
+                    type -> Digests.of(resourceType(type)
+                            .map(ResourceTypeSpec::outputSchema)
+                            .filter(Objects::nonNull)
+                            .orElse(json.nullNode())));
         }
 
         /** The secret fields of a provider configuration, by its key ({@code type.id}). */
@@ -200,7 +230,8 @@ public class NodeResolver {
         }
 
         String providerSecretsDigest(String key) {
-            return providerDigests.computeIfAbsent(key, k -> Digests.of(json.valueToTree(new TreeMap<>(providerSecrets(k)))));
+            return providerDigests.computeIfAbsent(
+                    key, k -> Digests.of(json.valueToTree(new TreeMap<>(providerSecrets(k)))));
         }
     }
 

@@ -22,10 +22,10 @@ import java.util.TreeMap;
 public final class NodeSpecs {
 
     /** Its own mapper: the stored format must not change with the API's JSON settings. */
-    private static final ObjectMapper SPEC = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper SPEC =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private NodeSpecs() {
-    }
+    private NodeSpecs() {}
 
     public static JsonNode write(GraphNode node) {
         return SPEC.valueToTree(node);
@@ -52,7 +52,9 @@ public final class NodeSpecs {
         Map<String, String> keys = new TreeMap<>();
         spec.path("providers").fields().forEachRemaining(e -> {
             JsonNode provider = e.getValue().path("provider");
-            keys.put(e.getKey(), provider.path("type").asText() + "." + provider.path("id").asText());
+            keys.put(
+                    e.getKey(),
+                    provider.path("type").asText() + "." + provider.path("id").asText());
         });
         return keys;
     }
@@ -60,14 +62,18 @@ public final class NodeSpecs {
     /** Each provider's source and version constraint by local name, for the digest. */
     static ObjectNode providerSources(JsonNode spec) {
         var sources = JsonNodeFactory.instance.objectNode();
-        new TreeMap<String, JsonNode>(providerBlocks(spec)).forEach((local, provider) -> sources.putObject(local)
-                .put("source", provider.path("source").asText()).put("version", provider.path("versionConstraint").asText("")));
+        new TreeMap<String, JsonNode>(providerBlocks(spec))
+                .forEach((local, provider) -> sources.putObject(local)
+                        .put("source", provider.path("source").asText())
+                        .put("version", provider.path("versionConstraint").asText("")));
         return sources;
     }
 
     private static Map<String, JsonNode> providerBlocks(JsonNode spec) {
         Map<String, JsonNode> blocks = new TreeMap<>();
-        spec.path("providers").fields().forEachRemaining(e -> blocks.put(e.getKey(), e.getValue().path("provider")));
+        spec.path("providers")
+                .fields()
+                .forEachRemaining(e -> blocks.put(e.getKey(), e.getValue().path("provider")));
         return blocks;
     }
 

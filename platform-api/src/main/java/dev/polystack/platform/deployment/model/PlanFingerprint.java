@@ -13,8 +13,7 @@ import java.util.UUID;
 /** What an approval is bound to: a gated deployment's plan, and the state serials it was planned against. */
 public final class PlanFingerprint {
 
-    private PlanFingerprint() {
-    }
+    private PlanFingerprint() {}
 
     /** Whether a planned node's plan summary shows a change, or could not be planned yet (known after apply). */
     public static boolean changes(JsonNode summary) {
@@ -22,7 +21,10 @@ public final class PlanFingerprint {
             return true;
         }
         return summary.has("known_after_apply")
-                || summary.path("add").asInt(0) + summary.path("change").asInt(0) + summary.path("destroy").asInt(0) > 0;
+                || summary.path("add").asInt(0)
+                                + summary.path("change").asInt(0)
+                                + summary.path("destroy").asInt(0)
+                        > 0;
     }
 
     /**
@@ -31,11 +33,21 @@ public final class PlanFingerprint {
      */
     public static String of(UUID deploymentId, List<DeploymentNode> planned) {
         StringBuilder text = new StringBuilder(deploymentId.toString());
-        planned.stream().sorted(Comparator.comparing(n -> n.identity().toString())).forEach(node -> text.append('\n')
-                .append(node.identity()).append(' ').append(node.operation().wireName()).append(' ').append(node.plannedSerial())
-                .append(' ').append(node.inputsDigest()).append(' ').append(node.planSummary()));
+        planned.stream()
+                .sorted(Comparator.comparing(n -> n.identity().toString()))
+                .forEach(node -> text.append('\n')
+                        .append(node.identity())
+                        .append(' ')
+                        .append(node.operation().wireName())
+                        .append(' ')
+                        .append(node.plannedSerial())
+                        .append(' ')
+                        .append(node.inputsDigest())
+                        .append(' ')
+                        .append(node.planSummary()));
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
             return "sha256:" + HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

@@ -9,6 +9,8 @@ import java.util.Map;
  * A node's resolved inputs and provider configurations (without provider secrets, which are added
  * only to a claimed job's payload). Stored sealed: inputs may carry other resources' sensitive outputs.
  */
-public record ResolvedNode(ObjectNode inputs, List<String> sensitiveInputs, Map<String, ObjectNode> providers,
-                           List<String> sensitiveProviderFields) {
-}
+public record ResolvedNode(
+        ObjectNode inputs,
+        List<String> sensitiveInputs,
+        Map<String, ObjectNode> providers,
+        List<String> sensitiveProviderFields) {}

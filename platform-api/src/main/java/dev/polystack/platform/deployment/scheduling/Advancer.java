@@ -100,8 +100,9 @@ public class Advancer {
                 engine.advance(deploymentId, ended);
             } catch (Throwable e) {
                 // whatever went wrong, the waiters are answered and later requests are still served
-                LOG.warnf("Could not advance deployment %s after %d job results (the sweeper retries): %s", deploymentId, batch.size(),
-                        e.getMessage());
+                LOG.warnf(
+                        "Could not advance deployment %s after %d job results (the sweeper retries): %s",
+                        deploymentId, batch.size(), e.getMessage());
             } finally {
                 batch.forEach(waiter -> waiter.complete(null));
             }

@@ -86,23 +86,46 @@ public class Checks {
         Map<ResourceIdentity, GraphNode> wanted = wanted(deployment);
         for (ActiveResource resource : activeResources.of(deployment.environmentId())) {
             ResourceIdentity identity = resource.identity();
-            DeploymentNode node = new DeploymentNode(deployment.id(), identity, "active." + identity,
-                    NodeOperation.CHECK, resource.moduleId(), resource.moduleSlug(), resource.moduleVersion(), resource.runnerId(),
+            DeploymentNode node = new DeploymentNode(
+                    deployment.id(),
+                    identity,
+                    "active." + identity,
+                    NodeOperation.CHECK,
+                    resource.moduleId(),
+                    resource.moduleSlug(),
+                    resource.moduleVersion(),
+                    resource.runnerId(),
                     resource.spec());
             node.preset(secretBox.seal(activeResources.resolvedOf(resource), node.resolvedBinding()));
             nodes.persist(node);
             moduleVersion(deployment, resource, wanted, now);
             Optional<String> unavailable = runnerUnavailable(resource.runnerId());
             if (unavailable.isPresent()) {
-                issues.open(deployment.orgId(), deployment.environmentId(), identity, IssueKind.RUNNER_UNAVAILABLE, unavailable.get(),
-                        null, deployment.id(), now);
+                issues.open(
+                        deployment.orgId(),
+                        deployment.environmentId(),
+                        identity,
+                        IssueKind.RUNNER_UNAVAILABLE,
+                        unavailable.get(),
+                        null,
+                        deployment.id(),
+                        now);
                 node.end(NodeStatus.SKIPPED, "not checked: " + unavailable.get(), null, now);
                 continue;
             }
-            issues.resolve(deployment.environmentId(), identity, EnumSet.of(IssueKind.RUNNER_UNAVAILABLE),
-                    "its runner is back (check " + deployment.id() + ")", deployment.id(), now);
+            issues.resolve(
+                    deployment.environmentId(),
+                    identity,
+                    EnumSet.of(IssueKind.RUNNER_UNAVAILABLE),
+                    "its runner is back (check " + deployment.id() + ")",
+                    deployment.id(),
+                    now);
             if (issues.isOpen(deployment.environmentId(), identity, IssueKind.APPLY_FAILED)) {
-                node.end(NodeStatus.SKIPPED, "not checked: its last apply failed (see its apply-failed issue)", null, now);
+                node.end(
+                        NodeStatus.SKIPPED,
+                        "not checked: its last apply failed (see its apply-failed issue)",
+                        null,
+                        now);
             }
         }
     }
@@ -114,15 +137,21 @@ public class Checks {
             return Map.of();
         }
         try {
-            EnvironmentRef environment = environments.reference(deployment.environmentId(), organizations.slugOf(deployment.orgId()));
-            return planner.expand(environment, manifest.get().content(), manifest.get().format()).nodes();
+            EnvironmentRef environment =
+                    environments.reference(deployment.environmentId(), organizations.slugOf(deployment.orgId()));
+            return planner.expand(
+                            environment,
+                            manifest.get().content(),
+                            manifest.get().format())
+                    .nodes();
         } catch (PlatformException e) {
             // the next deployment will say what is wrong with it; a check has no verdict on module versions then
             return Map.of();
         }
     }
 
-    private void moduleVersion(Deployment deployment, ActiveResource resource, Map<ResourceIdentity, GraphNode> wanted, Instant now) {
+    private void moduleVersion(
+            Deployment deployment, ActiveResource resource, Map<ResourceIdentity, GraphNode> wanted, Instant now) {
         GraphNode node = wanted.get(resource.identity());
         if (node == null) {
             return;
@@ -130,16 +159,28 @@ public class Checks {
         String module = node.module().id();
         int version = node.module().version();
         if (module.equals(resource.moduleSlug()) && version == resource.moduleVersion()) {
-            issues.resolve(deployment.environmentId(), resource.identity(), EnumSet.of(IssueKind.MODULE_OUTDATED),
-                    "the rules pick the applied module version (check " + deployment.id() + ")", deployment.id(), now);
+            issues.resolve(
+                    deployment.environmentId(),
+                    resource.identity(),
+                    EnumSet.of(IssueKind.MODULE_OUTDATED),
+                    "the rules pick the applied module version (check " + deployment.id() + ")",
+                    deployment.id(),
+                    now);
             return;
         }
         ObjectNode detail = json.createObjectNode();
         detail.putObject("applied").put("module", resource.moduleSlug()).put("version", resource.moduleVersion());
         detail.putObject("wanted").put("module", module).put("version", version);
-        issues.open(deployment.orgId(), deployment.environmentId(), resource.identity(), IssueKind.MODULE_OUTDATED,
-                "the rules now pick module " + module + " v" + version + "; " + resource.moduleSlug() + " v" + resource.moduleVersion()
-                        + " is applied (the next deployment of it applies the new one)", detail, deployment.id(), now);
+        issues.open(
+                deployment.orgId(),
+                deployment.environmentId(),
+                resource.identity(),
+                IssueKind.MODULE_OUTDATED,
+                "the rules now pick module " + module + " v" + version + "; " + resource.moduleSlug() + " v"
+                        + resource.moduleVersion() + " is applied (the next deployment of it applies the new one)",
+                detail,
+                deployment.id(),
+                now);
     }
 
     /** Why a resource's runner cannot run its check, or empty when it can. */
@@ -149,75 +190,128 @@ public class Checks {
             return Optional.of("its runner was deleted");
         }
         if ("offline".equals(status)) {
-            return Optional.of("its runner `" + runners.slugOf(runnerId) + "` is offline (not heard from for two heartbeat intervals)");
+            return Optional.of("its runner `" + runners.slugOf(runnerId)
+                    + "` is offline (not heard from for two heartbeat intervals)");
         }
         return Optional.empty();
     }
 
     /** Records what a job's end says about its resource. Call in the transaction that records the end. */
-    public void ended(Deployment deployment, DeploymentNode node, NodeStatus status, String error, JsonNode report, Instant now) {
+    public void ended(
+            Deployment deployment, DeploymentNode node, NodeStatus status, String error, JsonNode report, Instant now) {
         ResourceIdentity resource = node.identity();
         switch (node.operation()) {
             case CHECK -> {
                 if (status == NodeStatus.SUCCEEDED && report != null) {
                     checked(deployment, resource, report, now);
                 } else if (status == NodeStatus.FAILED) {
-                    issues.open(deployment.orgId(), deployment.environmentId(), resource, IssueKind.CHECK_FAILED,
-                            "the check failed: " + (error == null ? "no reason given" : error), errorDetail(error),
-                            deployment.id(), now);
+                    issues.open(
+                            deployment.orgId(),
+                            deployment.environmentId(),
+                            resource,
+                            IssueKind.CHECK_FAILED,
+                            "the check failed: " + (error == null ? "no reason given" : error),
+                            errorDetail(error),
+                            deployment.id(),
+                            now);
                 }
             }
             case APPLY -> {
                 if (status == NodeStatus.SUCCEEDED) {
-                    // a runner applied it, with what the rules picked: a later check says again if that is not the newest
-                    issues.resolve(deployment.environmentId(), resource, EnumSet.of(IssueKind.DRIFT, IssueKind.DESTRUCTIVE_DRIFT,
-                            IssueKind.APPLY_FAILED, IssueKind.CHECK_FAILED, IssueKind.RUNNER_UNAVAILABLE, IssueKind.MODULE_OUTDATED),
-                            "applied by deployment " + deployment.id(), deployment.id(), now);
+                    // a runner applied it, with what the rules picked: a later check says again if that is not the
+                    // newest
+                    issues.resolve(
+                            deployment.environmentId(),
+                            resource,
+                            EnumSet.of(
+                                    IssueKind.DRIFT,
+                                    IssueKind.DESTRUCTIVE_DRIFT,
+                                    IssueKind.APPLY_FAILED,
+                                    IssueKind.CHECK_FAILED,
+                                    IssueKind.RUNNER_UNAVAILABLE,
+                                    IssueKind.MODULE_OUTDATED),
+                            "applied by deployment " + deployment.id(),
+                            deployment.id(),
+                            now);
                 } else if (status == NodeStatus.FAILED) {
-                    issues.open(deployment.orgId(), deployment.environmentId(), resource, IssueKind.APPLY_FAILED,
-                            "the last apply failed: " + (error == null ? "no reason given" : error), errorDetail(error),
-                            deployment.id(), now);
+                    issues.open(
+                            deployment.orgId(),
+                            deployment.environmentId(),
+                            resource,
+                            IssueKind.APPLY_FAILED,
+                            "the last apply failed: " + (error == null ? "no reason given" : error),
+                            errorDetail(error),
+                            deployment.id(),
+                            now);
                 }
             }
             case DESTROY -> {
                 if (status == NodeStatus.SUCCEEDED) {
-                    issues.resolve(deployment.environmentId(), resource, EnumSet.allOf(IssueKind.class),
-                            "destroyed by deployment " + deployment.id(), deployment.id(), now);
+                    issues.resolve(
+                            deployment.environmentId(),
+                            resource,
+                            EnumSet.allOf(IssueKind.class),
+                            "destroyed by deployment " + deployment.id(),
+                            deployment.id(),
+                            now);
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 
     /** A check that ran: drift (destructive when putting it back deletes or replaces), or none, which resolves what was open. */
     private void checked(Deployment deployment, ResourceIdentity resource, JsonNode report, Instant now) {
-        issues.resolve(deployment.environmentId(), resource, EnumSet.of(IssueKind.CHECK_FAILED), "checked by deployment "
-                + deployment.id(), deployment.id(), now);
+        issues.resolve(
+                deployment.environmentId(),
+                resource,
+                EnumSet.of(IssueKind.CHECK_FAILED),
+                "checked by deployment " + deployment.id(),
+                deployment.id(),
+                now);
         boolean drifted = report.path("drifted").asBoolean(false);
         boolean changes = report.path("changes_pending").asBoolean(false);
         if (!drifted && !changes) {
             // a refresh-only check sees only what changed in the world, not a configuration that would change it:
             // it cannot tell that drift a full check found is gone
             if (!deployment.refreshOnly()) {
-                issues.resolve(deployment.environmentId(), resource, DRIFT_KINDS, "no drift found by check " + deployment.id(),
-                        deployment.id(), now);
+                issues.resolve(
+                        deployment.environmentId(),
+                        resource,
+                        DRIFT_KINDS,
+                        "no drift found by check " + deployment.id(),
+                        deployment.id(),
+                        now);
             }
             return;
         }
         List<String> destructive = new ArrayList<>();
         for (JsonNode change : report.path("changes")) {
             if (containsDelete(change.path("actions"))) {
-                destructive.add(change.path("address").asText() + (change.path("action_reason").isTextual()
-                        ? " (" + change.path("action_reason").asText() + ")" : ""));
+                destructive.add(change.path("address").asText()
+                        + (change.path("action_reason").isTextual()
+                                ? " (" + change.path("action_reason").asText() + ")"
+                                : ""));
             }
         }
         IssueKind kind = destructive.isEmpty() ? IssueKind.DRIFT : IssueKind.DESTRUCTIVE_DRIFT;
         IssueKind other = kind == IssueKind.DRIFT ? IssueKind.DESTRUCTIVE_DRIFT : IssueKind.DRIFT;
-        issues.resolve(deployment.environmentId(), resource, EnumSet.of(other), "the drift is now " + kind.wireName()
-                + " (check " + deployment.id() + ")", deployment.id(), now);
-        issues.open(deployment.orgId(), deployment.environmentId(), resource, kind, summary(report, destructive), report,
-                deployment.id(), now);
+        issues.resolve(
+                deployment.environmentId(),
+                resource,
+                EnumSet.of(other),
+                "the drift is now " + kind.wireName() + " (check " + deployment.id() + ")",
+                deployment.id(),
+                now);
+        issues.open(
+                deployment.orgId(),
+                deployment.environmentId(),
+                resource,
+                kind,
+                summary(report, destructive),
+                report,
+                deployment.id(),
+                now);
     }
 
     private static String summary(JsonNode report, List<String> destructive) {
@@ -225,7 +319,8 @@ public class Checks {
         for (JsonNode drift : report.path("drift")) {
             List<String> paths = new ArrayList<>();
             drift.path("attributes").forEach(a -> paths.add(a.path("path").asText()));
-            drifted.add(drift.path("address").asText() + (paths.isEmpty() ? "" : " (" + String.join(", ", paths) + ")"));
+            drifted.add(
+                    drift.path("address").asText() + (paths.isEmpty() ? "" : " (" + String.join(", ", paths) + ")"));
         }
         StringBuilder summary = new StringBuilder();
         if (!drifted.isEmpty()) {

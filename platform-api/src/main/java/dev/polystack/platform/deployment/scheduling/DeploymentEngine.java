@@ -1,12 +1,12 @@
 package dev.polystack.platform.deployment.scheduling;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.audit.AuditService;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.model.ApprovalState;
 import dev.polystack.platform.deployment.model.Deployment;
+import dev.polystack.platform.deployment.model.DeploymentMode;
 import dev.polystack.platform.deployment.model.DeploymentNode;
 import dev.polystack.platform.deployment.model.DeploymentRepository;
 import dev.polystack.platform.deployment.model.DeploymentStatus;
@@ -16,17 +16,16 @@ import dev.polystack.platform.deployment.model.Job;
 import dev.polystack.platform.deployment.model.JobOutcome;
 import dev.polystack.platform.deployment.model.JobRepository;
 import dev.polystack.platform.deployment.model.JobStatus;
-import dev.polystack.platform.deployment.model.DeploymentMode;
 import dev.polystack.platform.deployment.model.NodeOperation;
 import dev.polystack.platform.deployment.model.NodeRepository;
 import dev.polystack.platform.deployment.model.NodeResolver;
 import dev.polystack.platform.deployment.model.NodeStatus;
 import dev.polystack.platform.deployment.model.PlanFingerprint;
 import dev.polystack.platform.deployment.model.ResolvedNode;
-import dev.polystack.platform.envtype.ApprovalPolicy;
-import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentService;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
+import dev.polystack.platform.envtype.ApprovalPolicy;
 import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
@@ -139,16 +138,25 @@ public class DeploymentEngine {
     @jakarta.annotation.PostConstruct
     void registerMetrics() {
         advanceFailures = Counter.builder("polystack.engine.advance.failures")
-                .description("Advances of a deployment that failed (the deployment is marked stalled and retried)").register(meters);
+                .description("Advances of a deployment that failed (the deployment is marked stalled and retried)")
+                .register(meters);
         leaseExpiries = Counter.builder("polystack.jobs.lease.expiries")
-                .description("Jobs whose runner was lost: no heartbeat before the lease expired").register(meters);
+                .description("Jobs whose runner was lost: no heartbeat before the lease expired")
+                .register(meters);
         advanceDuration = Timer.builder("polystack.engine.advance.duration")
-                .description("How long one advance of a deployment took").publishPercentileHistogram().register(meters);
+                .description("How long one advance of a deployment took")
+                .publishPercentileHistogram()
+                .register(meters);
     }
 
     /** Counts a deployment that ended, by how it ended. */
     private void countFinished(Deployment deployment) {
-        meters.counter("polystack.deployments.finished", "status", deployment.status().wireName(), "mode", deployment.mode().wireName())
+        meters.counter(
+                        "polystack.deployments.finished",
+                        "status",
+                        deployment.status().wireName(),
+                        "mode",
+                        deployment.mode().wireName())
                 .increment();
     }
 
@@ -193,7 +201,9 @@ public class DeploymentEngine {
             Set<UUID> nodesEnded = endedNow;
             Timer.Sample timing = Timer.start(meters);
             try {
-                current = QuarkusTransaction.requiringNew().call(() -> advanceOne(id, nodesEnded)).orElse(null);
+                current = QuarkusTransaction.requiringNew()
+                        .call(() -> advanceOne(id, nodesEnded))
+                        .orElse(null);
                 timing.stop(advanceDuration);
             } catch (RuntimeException e) {
                 stalled(id, e);
@@ -234,7 +244,9 @@ public class DeploymentEngine {
         advanceFailures.increment();
         LOG.errorf(e, "Could not advance deployment %s (reference %s); the sweeper retries", deploymentId, reference);
         // only the engine's own messages are shown; anything else stays in the log, behind the reference
-        String what = e instanceof IllegalTransitionException || e instanceof RulesException ? e.getMessage() : "an unexpected error";
+        String what = e instanceof IllegalTransitionException || e instanceof RulesException
+                ? e.getMessage()
+                : "an unexpected error";
         String reason = "cannot advance: " + what + " (log reference " + reference + ")";
         diagnostics.failed(deploymentId, reason, clock.instant());
         try {
@@ -269,7 +281,7 @@ public class DeploymentEngine {
             }
             deployment.start(now);
             announce(deployment, WebhookEvent.DEPLOYMENT_STARTED);
-            graphs.remove(deployment.id());  // an earlier start that did not commit may have left one
+            graphs.remove(deployment.id()); // an earlier start that did not commit may have left one
             // what is removed (or checked) is decided now, from what the environment holds when this deployment starts
             if (deployment.mode() == DeploymentMode.CHECK) {
                 checks.add(deployment, now);
@@ -283,7 +295,8 @@ public class DeploymentEngine {
         }
         Step step = new Step(deployment, now);
         // a deployment that needs approval is walked whole: it has two parts, and few nodes wait for approval
-        Graph graph = ended == null || deployment.cancelRequested() || deployment.approval() != null ? null
+        Graph graph = ended == null || deployment.cancelRequested() || deployment.approval() != null
+                ? null
                 : graphs.get(deployment.id());
         boolean walked = graph != null && afterEnded(step, graph, ended);
         Optional<UUID> next = walked ? Optional.empty() : walk(step);
@@ -344,7 +357,9 @@ public class DeploymentEngine {
                 if (dependencies.stream().anyMatch(id -> !statuses.get(id).isTerminal())) {
                     continue;
                 }
-                dependencies.stream().filter(id -> !statuses.get(id).letsDependentsRun()).findFirst()
+                dependencies.stream()
+                        .filter(id -> !statuses.get(id).letsDependentsRun())
+                        .findFirst()
                         .ifPresentOrElse(blocker -> blocked.put(candidate, blocker), () -> ready.add(candidate));
             }
             Set<UUID> endedNow = new HashSet<>();
@@ -401,8 +416,10 @@ public class DeploymentEngine {
                 if (dependencies.stream().anyMatch(id -> !done(byId.get(id).status, planning))) {
                     continue;
                 }
-                Optional<NodeRepository.NodeState> blocker = dependencies.stream().map(byId::get)
-                        .filter(d -> !(d.status.letsDependentsRun() || planning && d.status == NodeStatus.PLANNED)).findFirst();
+                Optional<NodeRepository.NodeState> blocker = dependencies.stream()
+                        .map(byId::get)
+                        .filter(d -> !(d.status.letsDependentsRun() || planning && d.status == NodeStatus.PLANNED))
+                        .findFirst();
                 DeploymentNode node = nodes.findById(state.id);
                 if (blocker.isPresent()) {
                     node.end(NodeStatus.SKIPPED, skipReason(node, nodes.findById(blocker.get().id)), null, now);
@@ -417,8 +434,10 @@ public class DeploymentEngine {
             return planned(step, all);
         }
         if (all.stream().allMatch(n -> n.status.isTerminal())) {
-            long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
-            DeploymentStatus outcome = deployment.cancelRequested() ? DeploymentStatus.CANCELLED
+            long failed =
+                    all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
+            DeploymentStatus outcome = deployment.cancelRequested()
+                    ? DeploymentStatus.CANCELLED
                     : failed > 0 ? DeploymentStatus.FAILED : DeploymentStatus.SUCCEEDED;
             String error = failed == 0 ? null : failed + " of " + all.size() + " resources failed";
             deployment.finish(outcome, error, now);
@@ -439,11 +458,18 @@ public class DeploymentEngine {
     private Optional<UUID> planned(Step step, List<NodeRepository.NodeState> all) {
         Deployment deployment = step.deployment;
         Instant now = step.now;
-        List<DeploymentNode> planned = nodes.byIds(all.stream().filter(n -> n.status == NodeStatus.PLANNED).map(n -> n.id).toList());
+        List<DeploymentNode> planned = nodes.byIds(all.stream()
+                .filter(n -> n.status == NodeStatus.PLANNED)
+                .map(n -> n.id)
+                .toList());
         long failed = all.stream().filter(n -> n.status == NodeStatus.FAILED).count();
         if (failed > 0) {
-            planned.forEach(node -> node.end(NodeStatus.CANCELLED, "not applied: the plan of the deployment failed", null, now));
-            deployment.finish(DeploymentStatus.FAILED, failed + " of " + all.size() + " resources failed to plan; nothing was applied", now);
+            planned.forEach(node ->
+                    node.end(NodeStatus.CANCELLED, "not applied: the plan of the deployment failed", null, now));
+            deployment.finish(
+                    DeploymentStatus.FAILED,
+                    failed + " of " + all.size() + " resources failed to plan; nothing was applied",
+                    now);
             return finished(deployment);
         }
         if (planned.stream().noneMatch(node -> PlanFingerprint.changes(node.planSummary()))) {
@@ -451,7 +477,10 @@ public class DeploymentEngine {
             return walk(step);
         }
         ApprovalPolicy policy = ApprovalPolicy.fromJson(deployment.approval());
-        deployment.awaitApproval(PlanFingerprint.of(deployment.id(), planned), now.plus(Duration.ofHours(policy.expiresAfterHours())), now);
+        deployment.awaitApproval(
+                PlanFingerprint.of(deployment.id(), planned),
+                now.plus(Duration.ofHours(policy.expiresAfterHours())),
+                now);
         notifications.notifyOnCommit(Notifications.DEPLOYMENTS, deployment.id().toString());
         announce(deployment, WebhookEvent.APPROVAL_NEEDED);
         return Optional.empty();
@@ -463,7 +492,8 @@ public class DeploymentEngine {
         if (!deployment.cancelRequested() && !expired) {
             return Optional.empty();
         }
-        String reason = deployment.cancelRequested() ? "cancelled while it waited for approval"
+        String reason = deployment.cancelRequested()
+                ? "cancelled while it waited for approval"
                 : "not approved before " + deployment.approvalExpiresAt() + "; nothing was applied";
         for (DeploymentNode node : nodes.of(deployment.id())) {
             if (!node.status().isTerminal()) {
@@ -477,9 +507,18 @@ public class DeploymentEngine {
             // nobody asked for this: the audit log says Polystack did it
             String org = organizationSlug(deployment);
             EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
-            audit.appendWithin(new AuditService.Entry(deployment.orgId(), org, null, "polystack", "system", "expireApproval", "SYSTEM",
-                    "/api/v1/orgs/" + org + "/projects/" + environment.project() + "/envs/" + environment.env() + "/deployments/"
-                            + deployment.id(), null, 200));
+            audit.appendWithin(new AuditService.Entry(
+                    deployment.orgId(),
+                    org,
+                    null,
+                    "polystack",
+                    "system",
+                    "expireApproval",
+                    "SYSTEM",
+                    "/api/v1/orgs/" + org + "/projects/" + environment.project() + "/envs/" + environment.env()
+                            + "/deployments/" + deployment.id(),
+                    null,
+                    200));
         }
         return finished(deployment);
     }
@@ -505,13 +544,17 @@ public class DeploymentEngine {
      * secret changed, say). Only nodes whose inputs were known when they planned are compared by inputs.
      */
     public Optional<String> staleness(Deployment deployment) {
-        List<DeploymentNode> planned = nodes.of(deployment.id()).stream().filter(n -> n.status() == NodeStatus.PLANNED).toList();
+        List<DeploymentNode> planned = nodes.of(deployment.id()).stream()
+                .filter(n -> n.status() == NodeStatus.PLANNED)
+                .toList();
         List<String> reasons = new ArrayList<>();
         Step step = new Step(deployment, clock.instant());
         for (DeploymentNode node : planned) {
-            long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+            long serial =
+                    states.serialOf(deployment.environmentId(), node.identity().toString());
             if (node.plannedSerial() != null && serial != node.plannedSerial()) {
-                reasons.add("the state of " + node.identity() + " moved (serial " + node.plannedSerial() + " when planned, " + serial + " now)");
+                reasons.add("the state of " + node.identity() + " moved (serial " + node.plannedSerial()
+                        + " when planned, " + serial + " now)");
                 continue;
             }
             if (node.operation() != NodeOperation.APPLY || node.inputsDigest() == null) {
@@ -539,7 +582,8 @@ public class DeploymentEngine {
         if (!resolution.isComplete()) {
             return Optional.empty();
         }
-        ResolvedNode resolved = resolver.withSecretInputs(step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
+        ResolvedNode resolved = resolver.withSecretInputs(
+                step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
         return Optional.of(resolver.sealed(node, step.lookups(), resolved));
     }
 
@@ -550,14 +594,21 @@ public class DeploymentEngine {
     private void dispatchPlan(Step step, DeploymentNode node, Optional<ActiveResource> active) {
         Deployment deployment = step.deployment;
         Instant now = step.now;
-        long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+        long serial =
+                states.serialOf(deployment.environmentId(), node.identity().toString());
         if (node.operation() == NodeOperation.DESTROY) {
             if (active.isEmpty()) {
                 node.nothingToDestroy(now);
                 return;
             }
-            int resources = active.get().tofuResources() == null ? 1 : Math.max(1, active.get().tofuResources().size());
-            node.planned("delete", json.createObjectNode().put("add", 0).put("change", 0).put("destroy", resources), serial, now);
+            int resources = active.get().tofuResources() == null
+                    ? 1
+                    : Math.max(1, active.get().tofuResources().size());
+            node.planned(
+                    "delete",
+                    json.createObjectNode().put("add", 0).put("change", 0).put("destroy", resources),
+                    serial,
+                    now);
             return;
         }
         Optional<NodeResolver.Resolved> resolved;
@@ -571,12 +622,27 @@ public class DeploymentEngine {
         }
         if (resolved.isEmpty()) {
             Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
-            node.planned(active.isPresent() ? "update" : "create", json.createObjectNode().put("known_after_apply", true)
-                    .put("reason", "its inputs are known after " + String.join(", ", changing.stream().map(ResourceIdentity::toString)
-                            .sorted().toList()) + " apply"), serial, now);
+            node.planned(
+                    active.isPresent() ? "update" : "create",
+                    json.createObjectNode()
+                            .put("known_after_apply", true)
+                            .put(
+                                    "reason",
+                                    "its inputs are known after "
+                                            + String.join(
+                                                    ", ",
+                                                    changing.stream()
+                                                            .map(ResourceIdentity::toString)
+                                                            .sorted()
+                                                            .toList())
+                                            + " apply"),
+                    serial,
+                    now);
             return;
         }
-        if (!deployment.force() && active.isPresent() && resolved.get().fingerprint().matches(active.get().fingerprint())) {
+        if (!deployment.force()
+                && active.isPresent()
+                && resolved.get().fingerprint().matches(active.get().fingerprint())) {
             node.unchanged(resolved.get().sealed(), resolved.get().fingerprint(), now);
             return;
         }
@@ -590,8 +656,8 @@ public class DeploymentEngine {
         static Graph of(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
             Map<UUID, Set<UUID>> waitsFor = DeploymentEngine.waitsFor(all, edges);
             Map<UUID, Set<UUID>> dependents = new HashMap<>();
-            waitsFor.forEach((node, dependencies) -> dependencies.forEach(
-                    dependency -> dependents.computeIfAbsent(dependency, k -> new HashSet<>()).add(node)));
+            waitsFor.forEach((node, dependencies) -> dependencies.forEach(dependency ->
+                    dependents.computeIfAbsent(dependency, k -> new HashSet<>()).add(node)));
             return new Graph(waitsFor, dependents);
         }
     }
@@ -614,10 +680,15 @@ public class DeploymentEngine {
                 waits.computeIfAbsent(edge.from(), k -> new HashSet<>()).add(edge.to());
             }
         }
-        List<UUID> applies = all.stream().filter(n -> n.operation == NodeOperation.APPLY).map(n -> n.id).toList();
+        List<UUID> applies = all.stream()
+                .filter(n -> n.operation == NodeOperation.APPLY)
+                .map(n -> n.id)
+                .toList();
         if (!applies.isEmpty()) {
-            all.stream().filter(n -> n.operation == NodeOperation.DESTROY)
-                    .forEach(n -> waits.computeIfAbsent(n.id, k -> new HashSet<>()).addAll(applies));
+            all.stream()
+                    .filter(n -> n.operation == NodeOperation.DESTROY)
+                    .forEach(n ->
+                            waits.computeIfAbsent(n.id, k -> new HashSet<>()).addAll(applies));
         }
         return waits;
     }
@@ -644,11 +715,16 @@ public class DeploymentEngine {
             return;
         }
         if (node.status() == NodeStatus.PLANNED) {
-            long serial = states.serialOf(deployment.environmentId(), node.identity().toString());
+            long serial =
+                    states.serialOf(deployment.environmentId(), node.identity().toString());
             if (node.plannedSerial() != null && serial != node.plannedSerial()) {
                 // the approval was checked against the state; this is the fence for what moved since
-                node.end(NodeStatus.FAILED, "not applied: the state of " + node.identity() + " moved after the approved plan (serial "
-                        + node.plannedSerial() + " when planned, " + serial + " now); plan again", null, now);
+                node.end(
+                        NodeStatus.FAILED,
+                        "not applied: the state of " + node.identity() + " moved after the approved plan (serial "
+                                + node.plannedSerial() + " when planned, " + serial + " now); plan again",
+                        null,
+                        now);
                 return;
             }
         }
@@ -681,21 +757,36 @@ public class DeploymentEngine {
                     action = "delete";
                 }
                 case PLAN -> {
-                    // outputs of a dependency whose plan changes it are known only after its apply, never today's values
+                    // outputs of a dependency whose plan changes it are known only after its apply, never today's
+                    // values
                     Set<ResourceIdentity> changing = nodes.dependenciesWithPlannedChanges(deployment.id(), node.id());
                     Resolution resolution = resolver.resolve(node, step.environment(), true, changing);
                     if (!resolution.isComplete()) {
-                        node.end(NodeStatus.SKIPPED, "cannot plan: " + String.join(", ", new TreeSet<>(resolution.unknown()))
-                                + " would be known after apply" + (changing.isEmpty() ? ""
-                                : " of " + String.join(", ", changing.stream().map(ResourceIdentity::toString).sorted().toList())
-                                + ", which this plan changes"), null, now);
+                        node.end(
+                                NodeStatus.SKIPPED,
+                                "cannot plan: " + String.join(", ", new TreeSet<>(resolution.unknown()))
+                                        + " would be known after apply"
+                                        + (changing.isEmpty()
+                                                ? ""
+                                                : " of "
+                                                        + String.join(
+                                                                ", ",
+                                                                changing.stream()
+                                                                        .map(ResourceIdentity::toString)
+                                                                        .sorted()
+                                                                        .toList())
+                                                        + ", which this plan changes"),
+                                null,
+                                now);
                         return;
                     }
-                    resolved = resolver.withSecretInputs(step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
+                    resolved = resolver.withSecretInputs(
+                            step.lookups(), node.moduleSlug(), node.moduleVersion(), resolver.toResolved(resolution));
                     action = active.isPresent() ? "update" : "create";
                 }
                 default -> {
-                    resolved = resolver.forApply(node, step.environment(), step.lookups()).node();
+                    resolved = resolver.forApply(node, step.environment(), step.lookups())
+                            .node();
                     action = active.isPresent() ? "update" : "create";
                 }
             }
@@ -707,7 +798,9 @@ public class DeploymentEngine {
             return;
         }
         NodeResolver.Resolved sealed = resolver.sealed(node, step.lookups(), resolved);
-        if (node.operation() == NodeOperation.APPLY && !deployment.force() && active.isPresent()
+        if (node.operation() == NodeOperation.APPLY
+                && !deployment.force()
+                && active.isPresent()
                 && sealed.fingerprint().matches(active.get().fingerprint())) {
             node.unchanged(sealed.sealed(), sealed.fingerprint(), now);
             return;
@@ -718,8 +811,14 @@ public class DeploymentEngine {
 
     /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
     private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
-        Job job = new Job(deployment.orgId(), deployment.id(), node.id(), node.runnerId(), node.attempt(),
-                node.operation() == NodeOperation.CHECK, now);
+        Job job = new Job(
+                deployment.orgId(),
+                deployment.id(),
+                node.id(),
+                node.runnerId(),
+                node.attempt(),
+                node.operation() == NodeOperation.CHECK,
+                now);
         if (deployment.planning()) {
             job.planOnly();
         }
@@ -737,14 +836,16 @@ public class DeploymentEngine {
     /** Wakes, when the transaction commits, the waiting claims of every runner of the organization that has queued jobs. */
     public void wakeRunnersWithQueuedJobs(UUID orgId) {
         @SuppressWarnings("unchecked")
-        List<UUID> waiting = nodes.getEntityManager().createNativeQuery(
-                "select distinct runner_id from job where org_id = ?1 and status = 'queued'", UUID.class).setParameter(1, orgId).getResultList();
+        List<UUID> waiting = nodes.getEntityManager()
+                .createNativeQuery(
+                        "select distinct runner_id from job where org_id = ?1 and status = 'queued'", UUID.class)
+                .setParameter(1, orgId)
+                .getResultList();
         waiting.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
     }
 
     /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
-    public record Ended(UUID deploymentId, UUID nodeId) {
-    }
+    public record Ended(UUID deploymentId, UUID nodeId) {}
 
     @Transactional
     public Optional<Ended> jobEnded(UUID jobId, JobOutcome outcome) {
@@ -760,8 +861,11 @@ public class DeploymentEngine {
         if (job.isPlanOnly()) {
             // the plan of a gated deployment: what it would do, and the state it was planned against
             if (outcome.status() == NodeStatus.SUCCEEDED) {
-                node.planned(outcome.planSummary() == null ? json.createObjectNode() : outcome.planSummary(),
-                        states.serialOf(deployment.environmentId(), node.identity().toString()), now);
+                node.planned(
+                        outcome.planSummary() == null ? json.createObjectNode() : outcome.planSummary(),
+                        states.serialOf(
+                                deployment.environmentId(), node.identity().toString()),
+                        now);
             } else {
                 node.end(outcome.status(), outcome.error(), null, now);
             }
@@ -770,13 +874,24 @@ public class DeploymentEngine {
         if (outcome.status() == NodeStatus.SUCCEEDED) {
             UUID environmentId = deployment.environmentId();
             switch (node.operation()) {
-                case APPLY -> activeResources.record(new Provisioned(environmentId,
-                        node.identity(), node.moduleId(), node.moduleSlug(), node.moduleVersion(), node.runnerId(), node.spec(),
-                        node.fingerprint(), resolver.open(node), outcome.outputs(), json.valueToTree(outcome.sensitiveOutputs()),
-                        outcome.resources(), dependenciesOf(deployment, node), deployment.id()));
+                case APPLY ->
+                    activeResources.record(new Provisioned(
+                            environmentId,
+                            node.identity(),
+                            node.moduleId(),
+                            node.moduleSlug(),
+                            node.moduleVersion(),
+                            node.runnerId(),
+                            node.spec(),
+                            node.fingerprint(),
+                            resolver.open(node),
+                            outcome.outputs(),
+                            json.valueToTree(outcome.sensitiveOutputs()),
+                            outcome.resources(),
+                            dependenciesOf(deployment, node),
+                            deployment.id()));
                 case DESTROY -> activeResources.remove(environmentId, node.identity());
-                default -> {
-                }
+                default -> {}
             }
         }
         if (outcome.checkReport() != null && node.operation() == NodeOperation.CHECK) {
@@ -793,8 +908,10 @@ public class DeploymentEngine {
      */
     @Transactional
     public Optional<UUID> leaseExpired(UUID jobId) {
-        UUID deploymentId = jobs.getEntityManager().createQuery("select j.deploymentId from Job j where j.id = ?1", UUID.class)
-                .setParameter(1, jobId).getSingleResult();
+        UUID deploymentId = jobs.getEntityManager()
+                .createQuery("select j.deploymentId from Job j where j.id = ?1", UUID.class)
+                .setParameter(1, jobId)
+                .getSingleResult();
         environments.lock((UUID) deployments.environmentAndStatus(deploymentId).orElseThrow()[0]);
         Deployment deployment = deployments.lock(deploymentId);
         Job job = jobs.lock(jobId).orElseThrow();
@@ -806,7 +923,8 @@ public class DeploymentEngine {
         leaseExpiries.increment();
         states.releaseLocksOf(job.id());
         DeploymentNode node = nodes.lock(job.nodeId());
-        LOG.warnf("Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
+        LOG.warnf(
+                "Job %s of %s lost its runner (lease expired at %s)", job.id(), node.identity(), job.leaseExpiresAt());
         if (!deployment.cancelRequested() && node.attempt() < settings.maxAttempts()) {
             node.requeue(now);
             Set<UUID> wake = new HashSet<>();
@@ -857,11 +975,13 @@ public class DeploymentEngine {
      */
     private Optional<UUID> finished(Deployment deployment) {
         graphs.remove(deployment.id());
-        announce(deployment, switch (deployment.status()) {
-            case SUCCEEDED -> WebhookEvent.DEPLOYMENT_SUCCEEDED;
-            case CANCELLED -> WebhookEvent.DEPLOYMENT_CANCELLED;
-            default -> WebhookEvent.DEPLOYMENT_FAILED;
-        });
+        announce(
+                deployment,
+                switch (deployment.status()) {
+                    case SUCCEEDED -> WebhookEvent.DEPLOYMENT_SUCCEEDED;
+                    case CANCELLED -> WebhookEvent.DEPLOYMENT_CANCELLED;
+                    default -> WebhookEvent.DEPLOYMENT_FAILED;
+                });
         if (deployment.mode() == DeploymentMode.CHECK) {
             afterCommit(() -> checkFinished.fire(new CheckFinished(deployment.environmentId())));
         }
@@ -887,14 +1007,20 @@ public class DeploymentEngine {
         }
         String org = organizationSlug(deployment);
         EnvironmentRef environment = environments.reference(deployment.environmentId(), org);
-        ObjectNode data = json.createObjectNode().put("id", deployment.id().toString()).put("org", org)
-                .put("project", environment.project()).put("env", environment.env()).put("mode", deployment.mode().wireName())
-                .put("status", deployment.status().wireName()).put("created_by", deployment.createdByName());
+        ObjectNode data = json.createObjectNode()
+                .put("id", deployment.id().toString())
+                .put("org", org)
+                .put("project", environment.project())
+                .put("env", environment.env())
+                .put("mode", deployment.mode().wireName())
+                .put("status", deployment.status().wireName())
+                .put("created_by", deployment.createdByName());
         if (deployment.error() != null) {
             data.put("error", deployment.error());
         }
         if (WebhookEvent.APPROVAL_NEEDED.equals(type)) {
-            data.put("fingerprint", deployment.planFingerprint()).put("expires_at", deployment.approvalExpiresAt().toString());
+            data.put("fingerprint", deployment.planFingerprint())
+                    .put("expires_at", deployment.approvalExpiresAt().toString());
         }
         webhooks.publish(deployment.orgId(), type, "deployment:" + deployment.id(), data);
     }
@@ -903,8 +1029,7 @@ public class DeploymentEngine {
     private void afterCommit(Runnable task) {
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
-            public void beforeCompletion() {
-            }
+            public void beforeCompletion() {}
 
             @Override
             public void afterCompletion(int status) {
@@ -918,6 +1043,4 @@ public class DeploymentEngine {
     private String organizationSlug(Deployment deployment) {
         return organizations.slugOf(deployment.orgId());
     }
-
-
 }

@@ -49,30 +49,43 @@ public class EngineDiagnostics {
     public EngineDiagnosticsView read(Duration longRunningAfter, Duration waitingAfter) {
         Instant now = clock.instant();
         List<EngineDiagnosticsView.DeploymentEntry> stalled = deployments("d.stalled_reason is not null", null);
-        List<EngineDiagnosticsView.DeploymentEntry> longRunning = deployments("d.status = 'running' and d.started_at < ?1",
-                now.minus(longRunningAfter));
+        List<EngineDiagnosticsView.DeploymentEntry> longRunning =
+                deployments("d.status = 'running' and d.started_at < ?1", now.minus(longRunningAfter));
         @SuppressWarnings("unchecked")
-        List<Object[]> queueRows = entityManager.createNativeQuery("""
+        List<Object[]> queueRows =
+                entityManager.createNativeQuery("""
                         select o.slug, p.slug, e.slug, count(*) from deployment d
                         join environment e on e.id = d.environment_id join project p on p.id = e.project_id
                         join organization o on o.id = d.org_id
-                        where d.status = 'queued' group by o.slug, p.slug, e.slug order by count(*) desc limit """ + " " + LIMIT)
-                .getResultList();
-        List<EngineDiagnosticsView.Queue> queues = queueRows.stream().map(r -> new EngineDiagnosticsView.Queue((String) r[0],
-                (String) r[1], (String) r[2], ((Number) r[3]).longValue())).toList();
+                        where d.status = 'queued' group by o.slug, p.slug, e.slug order by count(*) desc limit """ + " " + LIMIT).getResultList();
+        List<EngineDiagnosticsView.Queue> queues = queueRows.stream()
+                .map(r -> new EngineDiagnosticsView.Queue(
+                        (String) r[0], (String) r[1], (String) r[2], ((Number) r[3]).longValue()))
+                .toList();
         @SuppressWarnings("unchecked")
-        List<Object[]> jobRows = entityManager.createNativeQuery("""
+        List<Object[]> jobRows = entityManager
+                .createNativeQuery("""
                         select j.id, j.deployment_id, o.slug, p.slug, e.slug, n.res_type || '/' || n.res_class || '/' || n.res_id,
                                r.slug, n.spec ->> 'runnerRuleId', j.created_at, j.runner_id
                         from job j join deployment_node n on n.id = j.node_id join deployment d on d.id = j.deployment_id
                         join environment e on e.id = d.environment_id join project p on p.id = e.project_id
                         join organization o on o.id = j.org_id join runner r on r.id = j.runner_id
                         where j.status = 'queued' and j.created_at < ?1 order by j.created_at limit """ + " " + LIMIT)
-                .setParameter(1, now.minus(waitingAfter)).getResultList();
+                .setParameter(1, now.minus(waitingAfter))
+                .getResultList();
         List<EngineDiagnosticsView.WaitingJob> waiting = new ArrayList<>();
         for (Object[] r : jobRows) {
-            waiting.add(new EngineDiagnosticsView.WaitingJob((UUID) r[0], (UUID) r[1], (String) r[2], (String) r[3], (String) r[4],
-                    (String) r[5], (String) r[6], runners.statusOf((UUID) r[9]), (String) r[7], instant(r[8])));
+            waiting.add(new EngineDiagnosticsView.WaitingJob(
+                    (UUID) r[0],
+                    (UUID) r[1],
+                    (String) r[2],
+                    (String) r[3],
+                    (String) r[4],
+                    (String) r[5],
+                    (String) r[6],
+                    runners.statusOf((UUID) r[9]),
+                    (String) r[7],
+                    instant(r[8])));
         }
         List<EngineDiagnosticsView.Failure> recent;
         synchronized (failures) {
@@ -92,8 +105,19 @@ public class EngineDiagnostics {
         }
         @SuppressWarnings("unchecked")
         List<Object[]> rows = query.getResultList();
-        return rows.stream().map(r -> new EngineDiagnosticsView.DeploymentEntry((UUID) r[0], (String) r[1], (String) r[2], (String) r[3],
-                (String) r[4], (String) r[5], instant(r[6]), instant(r[7]), (String) r[8], instant(r[9]))).toList();
+        return rows.stream()
+                .map(r -> new EngineDiagnosticsView.DeploymentEntry(
+                        (UUID) r[0],
+                        (String) r[1],
+                        (String) r[2],
+                        (String) r[3],
+                        (String) r[4],
+                        (String) r[5],
+                        instant(r[6]),
+                        instant(r[7]),
+                        (String) r[8],
+                        instant(r[9])))
+                .toList();
     }
 
     private static Instant instant(Object value) {

@@ -25,12 +25,16 @@ public class EngineDiagnosticsResource {
     EngineDiagnostics diagnostics;
 
     @GET
-    @Operation(operationId = "getEngineDiagnostics", summary = "Why deployments do not move: stalled and long-running deployments,"
-            + " queues, jobs no runner took, recent advance failures (instance administrators only)")
-    public EngineDiagnosticsView get(@QueryParam("long_running_after") String longRunningAfter,
-                                     @QueryParam("waiting_after") String waitingAfter) {
+    @Operation(
+            operationId = "getEngineDiagnostics",
+            summary = "Why deployments do not move: stalled and long-running deployments,"
+                    + " queues, jobs no runner took, recent advance failures (instance administrators only)")
+    public EngineDiagnosticsView get(
+            @QueryParam("long_running_after") String longRunningAfter,
+            @QueryParam("waiting_after") String waitingAfter) {
         access.requireInstanceAdmin();
-        return diagnostics.read(Durations.parse(longRunningAfter, Duration.ofMinutes(30), Duration.ofDays(30), "long_running_after"),
+        return diagnostics.read(
+                Durations.parse(longRunningAfter, Duration.ofMinutes(30), Duration.ofDays(30), "long_running_after"),
                 Durations.parse(waitingAfter, Duration.ofSeconds(60), Duration.ofDays(30), "waiting_after"));
     }
 }

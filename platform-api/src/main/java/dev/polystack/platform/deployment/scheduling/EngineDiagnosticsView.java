@@ -12,29 +12,55 @@ import java.util.UUID;
  * advance failures.
  */
 @Schema(name = "EngineDiagnostics")
-public record EngineDiagnosticsView(List<DeploymentEntry> stalled, List<DeploymentEntry> longRunning, List<Queue> queues,
-                                    List<WaitingJob> waitingJobs,
-                                    @Schema(description = "Advance failures seen by the replica that answered, newest first")
-                                    List<Failure> recentFailures) {
+public record EngineDiagnosticsView(
+        List<DeploymentEntry> stalled,
+        List<DeploymentEntry> longRunning,
+        List<Queue> queues,
+        List<WaitingJob> waitingJobs,
+
+        @Schema(description = "Advance failures seen by the replica that answered, newest first")
+        List<Failure> recentFailures) {
 
     @Schema(name = "EngineDiagnosticsDeployment")
-    public record DeploymentEntry(UUID id, String org, String project, String env, String mode, String status, Instant createdAt,
-                                  Instant startedAt, String stalledReason, Instant stalledAt) {
-    }
+    public record DeploymentEntry(
+            UUID id,
+            String org,
+            String project,
+            String env,
+            String mode,
+            String status,
+            Instant createdAt,
+            Instant startedAt,
+            String stalledReason,
+            Instant stalledAt) {}
 
     @Schema(name = "EngineDiagnosticsQueue")
-    public record Queue(String org, String project, String env, @Schema(description = "Deployments queued behind the running one")
-                        long queued) {
-    }
+    public record Queue(
+            String org,
+            String project,
+            String env,
+
+            @Schema(description = "Deployments queued behind the running one")
+            long queued) {}
 
     @Schema(name = "EngineDiagnosticsWaitingJob")
-    public record WaitingJob(UUID jobId, UUID deploymentId, String org, String project, String env, String resource, String runner,
-                             @Schema(description = "offline, idle or busy") String runnerStatus,
-                             @Schema(description = "The runner rule that chose the runner; null when the resource keeps the runner"
-                                     + " it was provisioned by") String runnerRuleId, Instant queuedAt) {
-    }
+    public record WaitingJob(
+            UUID jobId,
+            UUID deploymentId,
+            String org,
+            String project,
+            String env,
+            String resource,
+            String runner,
+            @Schema(description = "offline, idle or busy") String runnerStatus,
+
+            @Schema(
+                    description = "The runner rule that chose the runner; null when the resource keeps the runner"
+                            + " it was provisioned by")
+            String runnerRuleId,
+
+            Instant queuedAt) {}
 
     @Schema(name = "EngineDiagnosticsFailure")
-    public record Failure(UUID deploymentId, String reason, Instant at) {
-    }
+    public record Failure(UUID deploymentId, String reason, Instant at) {}
 }

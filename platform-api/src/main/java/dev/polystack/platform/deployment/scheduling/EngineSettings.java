@@ -1,6 +1,5 @@
 package dev.polystack.platform.deployment.scheduling;
 
-import dev.polystack.platform.deployment.model.Deployment;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 

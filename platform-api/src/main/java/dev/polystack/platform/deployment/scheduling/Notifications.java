@@ -67,14 +67,19 @@ public class Notifications {
     /** Sends a notification when the current transaction commits. */
     void notifyOnCommit(String channel, String payload) {
         // a notification depends on nothing this transaction changed: no flush before it
-        entityManager.createNativeQuery("select pg_notify(?1, ?2)").setParameter(1, channel).setParameter(2, payload)
-                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT").getSingleResult();
+        entityManager
+                .createNativeQuery("select pg_notify(?1, ?2)")
+                .setParameter(1, channel)
+                .setParameter(2, payload)
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .getSingleResult();
     }
 
     /** A future completed by the next notification of {@code channel} with {@code payload}. Remove it when done. */
     public CompletableFuture<Void> await(String channel, String payload) {
         CompletableFuture<Void> future = new CompletableFuture<>();
-        waiters.computeIfAbsent(channel + ":" + payload, k -> ConcurrentHashMap.newKeySet()).add(future);
+        waiters.computeIfAbsent(channel + ":" + payload, k -> ConcurrentHashMap.newKeySet())
+                .add(future);
         return future;
     }
 

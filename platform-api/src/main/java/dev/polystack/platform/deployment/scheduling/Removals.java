@@ -56,9 +56,16 @@ public class Removals {
             if (kept.contains(resource.identity())) {
                 continue;
             }
-            DeploymentNode node = new DeploymentNode(deployment.id(), resource.identity(), "active." + resource.identity(),
-                    NodeOperation.DESTROY, resource.moduleId(), resource.moduleSlug(), resource.moduleVersion(),
-                    resource.runnerId(), resource.spec());
+            DeploymentNode node = new DeploymentNode(
+                    deployment.id(),
+                    resource.identity(),
+                    "active." + resource.identity(),
+                    NodeOperation.DESTROY,
+                    resource.moduleId(),
+                    resource.moduleSlug(),
+                    resource.moduleVersion(),
+                    resource.runnerId(),
+                    resource.spec());
             nodes.persist(node);
             removals.put(resource.identity(), node);
         }
@@ -81,7 +88,7 @@ public class Removals {
     /** What a deployment keeps of the active resources; null when it removes nothing (plans, checks, reconciles). */
     Set<ResourceIdentity> kept(Deployment deployment) {
         if (deployment.targets() != null) {
-            return null;  // limited to some resources (a reconcile): it removes nothing
+            return null; // limited to some resources (a reconcile): it removes nothing
         }
         return switch (deployment.mode()) {
             case DEPLOY -> nodes.identities(deployment.id(), NodeOperation.APPLY);
@@ -99,7 +106,9 @@ public class Removals {
     public SortedSet<String> outsideOf(UUID environmentId, UUID target) {
         Set<ResourceIdentity> had = nodes.identities(target, NodeOperation.APPLY);
         SortedSet<String> outside = new TreeSet<>();
-        activeResources.of(environmentId).stream().map(ActiveResource::identity).filter(id -> !had.contains(id))
+        activeResources.of(environmentId).stream()
+                .map(ActiveResource::identity)
+                .filter(id -> !had.contains(id))
                 .forEach(id -> outside.add(id.toString()));
         return outside;
     }

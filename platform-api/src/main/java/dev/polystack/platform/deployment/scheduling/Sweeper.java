@@ -49,17 +49,23 @@ public class Sweeper {
     @jakarta.annotation.PostConstruct
     void registerMetrics() {
         errors = Counter.builder("polystack.sweeper.errors")
-                .description("Sweeps, or lease expiries within them, that failed").register(meters);
+                .description("Sweeps, or lease expiries within them, that failed")
+                .register(meters);
         for (DeploymentStatus status : DeploymentStatus.UNFINISHED) {
             Gauge.builder("polystack.deployments", counts, c -> c.deployments(status))
-                    .tag("status", status.wireName()).description("Deployments queued, running or awaiting approval, as of the last sweep").register(meters);
+                    .tag("status", status.wireName())
+                    .description("Deployments queued, running or awaiting approval, as of the last sweep")
+                    .register(meters);
         }
         for (JobStatus status : List.of(JobStatus.QUEUED, JobStatus.RUNNING)) {
             Gauge.builder("polystack.jobs", counts, c -> c.jobs(status))
-                    .tag("status", status.wireName()).description("Jobs queued or running, as of the last sweep").register(meters);
+                    .tag("status", status.wireName())
+                    .description("Jobs queued or running, as of the last sweep")
+                    .register(meters);
         }
         Gauge.builder("polystack.deployments.stalled", counts, Counts::stalled)
-                .description("Deployments the engine cannot advance, as of the last sweep").register(meters);
+                .description("Deployments the engine cannot advance, as of the last sweep")
+                .register(meters);
     }
 
     /** What the gauges show, counted at each sweep (partial indexes keep the counts cheap). */
@@ -96,7 +102,9 @@ public class Sweeper {
         });
     }
 
-    @Scheduled(every = "${polystack.jobs.sweep-interval:5s}", delayed = "${polystack.jobs.sweep-interval:5s}",
+    @Scheduled(
+            every = "${polystack.jobs.sweep-interval:5s}",
+            delayed = "${polystack.jobs.sweep-interval:5s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
         try {
@@ -109,7 +117,9 @@ public class Sweeper {
                 }
             }
             // advancing never throws: a deployment that cannot advance is marked stalled, with the reason
-            QuarkusTransaction.requiringNew().call(() -> deployments.unfinished(500)).forEach(engine::advance);
+            QuarkusTransaction.requiringNew()
+                    .call(() -> deployments.unfinished(500))
+                    .forEach(engine::advance);
             count();
         } catch (RuntimeException e) {
             errors.increment();

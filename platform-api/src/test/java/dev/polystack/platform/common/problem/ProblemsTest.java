@@ -13,7 +13,8 @@ class ProblemsTest {
     @Test
     void aConnectionPoolWithNoConnectionFreeInTimeIsABusyServiceNotAnInternalError() {
         // what Agroal throws when every connection stays taken for the acquisition timeout, as Hibernate wraps it
-        Throwable failure = new GenericJDBCException("could not prepare statement", new SQLException("Sorry, acquisition timeout!"));
+        Throwable failure = new GenericJDBCException(
+                "could not prepare statement", new SQLException("Sorry, acquisition timeout!"));
         Problems.Classified classified = Problems.classify(failure);
         assertThat(classified).isNotNull();
         assertThat(classified.type()).isEqualTo(ProblemType.UNAVAILABLE);
@@ -23,6 +24,7 @@ class ProblemsTest {
     @Test
     void aBugStaysUnclassified() {
         assertThat(Problems.classify(new NullPointerException())).isNull();
-        assertThat(Problems.classify(new GenericJDBCException("could not execute", new SQLException("syntax error")))).isNull();
+        assertThat(Problems.classify(new GenericJDBCException("could not execute", new SQLException("syntax error"))))
+                .isNull();
     }
 }

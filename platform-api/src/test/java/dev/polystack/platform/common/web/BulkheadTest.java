@@ -20,18 +20,18 @@ class BulkheadTest {
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<String> first = holding(bulkhead, release);
 
-        assertThatThrownBy(() -> bulkhead.call(() -> "second"))
-                .isInstanceOfSatisfying(PlatformException.class, e -> {
-                    assertThat(e.type()).isEqualTo(ProblemType.UNAVAILABLE);
-                    assertThat(e.getMessage()).contains("too many graph reads");
-                });
+        assertThatThrownBy(() -> bulkhead.call(() -> "second")).isInstanceOfSatisfying(PlatformException.class, e -> {
+            assertThat(e.type()).isEqualTo(ProblemType.UNAVAILABLE);
+            assertThat(e.getMessage()).contains("too many graph reads");
+        });
 
         release.countDown();
         assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("first");
         // the permit came back, also after a failure inside
         assertThatThrownBy(() -> bulkhead.call(() -> {
-            throw new IllegalStateException("boom");
-        })).isInstanceOf(IllegalStateException.class);
+                    throw new IllegalStateException("boom");
+                }))
+                .isInstanceOf(IllegalStateException.class);
         assertThat(bulkhead.call(() -> "third")).isEqualTo("third");
     }
 
@@ -49,7 +49,8 @@ class BulkheadTest {
     }
 
     /** A call that holds the bulkhead's permit until {@code release}; returns once it is inside. */
-    private static CompletableFuture<String> holding(Bulkhead bulkhead, CountDownLatch release) throws InterruptedException {
+    private static CompletableFuture<String> holding(Bulkhead bulkhead, CountDownLatch release)
+            throws InterruptedException {
         CountDownLatch inside = new CountDownLatch(1);
         CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> bulkhead.call(() -> {
             inside.countDown();

@@ -35,10 +35,15 @@ class LongPollTest {
     void aWaitNothingWokeEndsWithoutASecondLook() {
         AtomicInteger looks = new AtomicInteger();
         Waiter waiter = new Waiter();
-        Optional<String> found = LongPoll.until(() -> {
-            looks.incrementAndGet();
-            return Optional.<String>empty();
-        }, waiter, Duration.ofMillis(200)).await().atMost(Duration.ofSeconds(5));
+        Optional<String> found = LongPoll.until(
+                        () -> {
+                            looks.incrementAndGet();
+                            return Optional.<String>empty();
+                        },
+                        waiter,
+                        Duration.ofMillis(200))
+                .await()
+                .atMost(Duration.ofSeconds(5));
         assertThat(found).isEmpty();
         assertThat(looks).as("one look: nothing woke it").hasValue(1);
         assertThat(waiter.forgotten).hasValue(1);
@@ -48,8 +53,11 @@ class LongPollTest {
     void aWakeUpLooksAgainAndFindsIt() {
         AtomicInteger looks = new AtomicInteger();
         Waiter waiter = new Waiter();
-        var pending = LongPoll.until(() -> looks.incrementAndGet() >= 2 ? Optional.of("job") : Optional.<String>empty(),
-                waiter, Duration.ofSeconds(10)).subscribeAsCompletionStage();
+        var pending = LongPoll.until(
+                        () -> looks.incrementAndGet() >= 2 ? Optional.of("job") : Optional.<String>empty(),
+                        waiter,
+                        Duration.ofSeconds(10))
+                .subscribeAsCompletionStage();
         while (looks.get() < 1 || waiter.current.get() == null) {
             Thread.onSpinWait();
         }

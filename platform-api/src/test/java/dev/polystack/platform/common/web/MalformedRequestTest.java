@@ -30,11 +30,17 @@ class MalformedRequestTest {
     URL root;
 
     @ParameterizedTest
-    @ValueSource(strings = {"/api/v1/orgs?limit=%", "/api/v1/orgs?limit=%ZZ", "/api/v1/orgs?page_token={x}", "/api/v1/orgs?a|b",
-            "/api/v1/orgs/x%20y?q=^"})
+    @ValueSource(
+            strings = {
+                "/api/v1/orgs?limit=%",
+                "/api/v1/orgs?limit=%ZZ",
+                "/api/v1/orgs?page_token={x}",
+                "/api/v1/orgs?a|b",
+                "/api/v1/orgs/x%20y?q=^"
+            })
     void aUriThatIsNotAUriIsAProblem(String target) throws IOException {
-        String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + PostgresResource.ADMIN_TOKEN
-                + "\r\nConnection: close\r\n\r\n");
+        String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                + PostgresResource.ADMIN_TOKEN + "\r\nConnection: close\r\n\r\n");
         assertProblem(answer, 400, "the request URI is malformed");
     }
 

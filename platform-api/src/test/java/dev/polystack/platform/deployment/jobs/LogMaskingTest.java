@@ -40,17 +40,27 @@ class LogMaskingTest {
         // a reports a sensitive output that b does not take as an input
         succeed(s, a, Map.of("password", PASSWORD, "key", OWN_KEY, "pin", "123"));
         Map<String, Object> b = s.claimAll().get("app.b");
-        log(s, b, 0, List.of(
-                line("info", null, PASSWORD),
-                line("info", null, PASSWORD + " was at the start, and at the end: " + Scenario.PROVIDER_SECRET),
-                line("warn", "type-" + PASSWORD, "in the type"),
-                line("error", null, "pin 123 is too short to mask"),
-                line("<b>LOUD</b>", null, "an unknown level")));
+        log(
+                s,
+                b,
+                0,
+                List.of(
+                        line("info", null, PASSWORD),
+                        line("info", null, PASSWORD + " was at the start, and at the end: " + Scenario.PROVIDER_SECRET),
+                        line("warn", "type-" + PASSWORD, "in the type"),
+                        line("error", null, "pin 123 is too short to mask"),
+                        line("<b>LOUD</b>", null, "an unknown level")));
         s.succeed(b);
 
-        JsonPath logs = admin().get(LOGS, s.org, first).then().statusCode(200).extract().jsonPath();
-        assertThat(logs.getList("items.message", String.class)).containsExactly(
-                "***", "*** was at the start, and at the end: ***", "in the type", "pin 123 is too short to mask", "an unknown level");
+        JsonPath logs =
+                admin().get(LOGS, s.org, first).then().statusCode(200).extract().jsonPath();
+        assertThat(logs.getList("items.message", String.class))
+                .containsExactly(
+                        "***",
+                        "*** was at the start, and at the end: ***",
+                        "in the type",
+                        "pin 123 is too short to mask",
+                        "an unknown level");
         assertThat(logs.getList("items.type", String.class)).contains("type-***");
         assertThat(logs.getList("items.level", String.class)).containsExactly("info", "info", "warn", "error", "info");
         assertThat(logs.prettify()).doesNotContain(PASSWORD).doesNotContain(Scenario.PROVIDER_SECRET);
@@ -61,7 +71,12 @@ class LogMaskingTest {
         Map<String, Object> again = s.claimAll().get("app.a");
         log(s, again, 0, List.of(line("info", null, "old key " + OWN_KEY + ", password " + PASSWORD)));
         succeed(s, again, Map.of("password", PASSWORD, "key", OWN_KEY));
-        assertThat(admin().get(LOGS, s.org, second).then().statusCode(200).extract().jsonPath().getList("items.message", String.class))
+        assertThat(admin().get(LOGS, s.org, second)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("items.message", String.class))
                 .containsExactly("old key ***, password ***");
     }
 
@@ -73,9 +88,15 @@ class LogMaskingTest {
         Map<String, Object> a = s.claimAll().get("app.a");
         succeed(s, a, Map.of("password", PASSWORD));
         String env = "/api/v1/orgs/{org}/projects/shop/envs/prod";
-        for (String path : List.of(env + "/deployments/" + id, env + "/deployments", env + "/resource-graph?outputs=true", env + "/deployments/" + id + "/logs",
-                env, "/api/v1/orgs/{org}/audit-events")) {
-            String body = admin().get(path, s.org).then().statusCode(200).extract().asString();
+        for (String path : List.of(
+                env + "/deployments/" + id,
+                env + "/deployments",
+                env + "/resource-graph?outputs=true",
+                env + "/deployments/" + id + "/logs",
+                env,
+                "/api/v1/orgs/{org}/audit-events")) {
+            String body =
+                    admin().get(path, s.org).then().statusCode(200).extract().asString();
             assertThat(body).as(path).doesNotContain(PASSWORD);
         }
     }
@@ -91,8 +112,12 @@ class LogMaskingTest {
     }
 
     private static void log(Scenario s, Map<String, Object> job, int batch, List<Map<String, Object>> lines) {
-        s.runner.request().body(Map.of("batch", batch, "lines", lines)).post("/api/runner/v1/jobs/{id}/logs", job.get("job_id"))
-                .then().statusCode(204);
+        s.runner
+                .request()
+                .body(Map.of("batch", batch, "lines", lines))
+                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id"))
+                .then()
+                .statusCode(204);
     }
 
     /** Succeeds with a `name` and the given sensitive outputs. */
@@ -100,8 +125,25 @@ class LogMaskingTest {
         Map<String, Object> outputs = new java.util.HashMap<>();
         outputs.put("name", Map.of("value", "out-" + RunnerDriver.resourceOf(job), "sensitive", false));
         sensitive.forEach((name, value) -> outputs.put(name, Map.of("value", value, "sensitive", true)));
-        s.runner.result(job.get("job_id"), Map.of("status", "succeeded", "outputs", outputs,
-                        "resources", List.of(Map.of("address", "terraform_data.this", "mode", "managed", "type", "terraform_data", "name", "this"))))
-                .then().statusCode(204);
+        s.runner
+                .result(
+                        job.get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "outputs",
+                                outputs,
+                                "resources",
+                                List.of(Map.of(
+                                        "address",
+                                        "terraform_data.this",
+                                        "mode",
+                                        "managed",
+                                        "type",
+                                        "terraform_data",
+                                        "name",
+                                        "this"))))
+                .then()
+                .statusCode(204);
     }
 }

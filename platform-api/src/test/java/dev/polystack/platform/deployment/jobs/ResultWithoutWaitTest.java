@@ -41,10 +41,17 @@ class ResultWithoutWaitTest {
         Map<String, Object> a = s.runner.claim();
         assertThat(RunnerDriver.resourceOf(a)).isEqualTo("app.a");
         // as the agent reports it: without wait_for_advance
-        s.runner.request().body(Map.of("status", "succeeded", "outputs", Map.of("name", Map.of("value", "out-a", "sensitive", false))))
-                .post("/api/runner/v1/jobs/{id}/result", a.get("job_id")).then().statusCode(204);
+        s.runner
+                .request()
+                .body(Map.of(
+                        "status", "succeeded", "outputs", Map.of("name", Map.of("value", "out-a", "sensitive", false))))
+                .post("/api/runner/v1/jobs/{id}/result", a.get("job_id"))
+                .then()
+                .statusCode(204);
         Map<String, Object> b = s.runner.claim("20s");
-        assertThat(b).as("the dependent's job, queued by the advance after the result").isNotNull();
+        assertThat(b)
+                .as("the dependent's job, queued by the advance after the result")
+                .isNotNull();
         assertThat(RunnerDriver.resourceOf(b)).isEqualTo("app.b");
     }
 
@@ -54,22 +61,36 @@ class ResultWithoutWaitTest {
         s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of("a", "b")));
         s.deploy();
         Map<String, Object> first = s.runner.claim();
-        Map<String, Object> output = Map.of("status", "succeeded", "outputs", Map.of("name", Map.of("value", "out", "sensitive", false)));
+        Map<String, Object> output =
+                Map.of("status", "succeeded", "outputs", Map.of("name", Map.of("value", "out", "sensitive", false)));
         // the runner has one slot: the other independent job is queued, and comes with the answer to the result
-        var answer = s.runner.request().queryParam("next", true).body(output)
+        var answer = s.runner
+                .request()
+                .queryParam("next", true)
+                .body(output)
                 .post("/api/runner/v1/jobs/{id}/result", first.get("job_id"));
         answer.then().statusCode(200);
         Map<String, Object> second = answer.jsonPath().getMap("");
-        assertThat(List.of(RunnerDriver.resourceOf(first), RunnerDriver.resourceOf(second))).containsExactlyInAnyOrder("app.a", "app.b");
+        assertThat(List.of(RunnerDriver.resourceOf(first), RunnerDriver.resourceOf(second)))
+                .containsExactlyInAnyOrder("app.a", "app.b");
         assertThat(second.get("state")).as("a claimed job's state credentials").isNotNull();
-        // a repeat of the first result (an agent retrying) finds the runner's one slot taken: no job, the result ignored
-        s.runner.request().queryParam("next", true).body(output)
-                .post("/api/runner/v1/jobs/{id}/result", first.get("job_id")).then().statusCode(204);
+        // a repeat of the first result (an agent retrying) finds the runner's one slot taken: no job, the result
+        // ignored
+        s.runner
+                .request()
+                .queryParam("next", true)
+                .body(output)
+                .post("/api/runner/v1/jobs/{id}/result", first.get("job_id"))
+                .then()
+                .statusCode(204);
         // the second job is the runner's: heartbeats keep it
         s.runner.heartbeat(second.get("job_id")).then().statusCode(200);
         // c is queued by the advance after this result, which runs beside the answer: it comes with the answer or
         // with the next claim
-        var last = s.runner.request().queryParam("next", true).body(output)
+        var last = s.runner
+                .request()
+                .queryParam("next", true)
+                .body(output)
                 .post("/api/runner/v1/jobs/{id}/result", second.get("job_id"));
         assertThat(last.statusCode()).isIn(200, 204);
         Map<String, Object> third = last.statusCode() == 200 ? last.jsonPath().getMap("") : s.runner.claim("20s");

@@ -46,32 +46,53 @@ class RunnerProtocolTest {
     @Inject
     EntityManager entityManager;
 
-
     @Test
     void everyAuthenticationFailureIs401() {
         Scenario s = new Scenario(1);
         RunnerDriver runner = s.runner;
         List<String> bad = List.of(
-                runner.jwt(0, 120, "polystack", RunnerDriver.newKeys().getPrivate(), runner.id()),   // another key
-                runner.jwt(300, 120, "polystack", runner.privateKey(), runner.id()),                  // expired
-                runner.jwt(-600, 120, "polystack", runner.privateKey(), runner.id()),                 // issued in the future
-                runner.jwt(0, 3600, "polystack", runner.privateKey(), runner.id()),                   // lives too long
-                runner.jwt(0, 120, "someone-else", runner.privateKey(), runner.id()),                 // wrong audience
-                runner.jwt(0, 120, "polystack", runner.privateKey(), "no-such-runner"),              // unknown runner
+                runner.jwt(0, 120, "polystack", RunnerDriver.newKeys().getPrivate(), runner.id()), // another key
+                runner.jwt(300, 120, "polystack", runner.privateKey(), runner.id()), // expired
+                runner.jwt(-600, 120, "polystack", runner.privateKey(), runner.id()), // issued in the future
+                runner.jwt(0, 3600, "polystack", runner.privateKey(), runner.id()), // lives too long
+                runner.jwt(0, 120, "someone-else", runner.privateKey(), runner.id()), // wrong audience
+                runner.jwt(0, 120, "polystack", runner.privateKey(), "no-such-runner"), // unknown runner
                 "not.a.jwt",
-                PostgresResource.ADMIN_TOKEN);                          // an API token
+                PostgresResource.ADMIN_TOKEN); // an API token
         for (String token : bad) {
-            given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim")
-                    .then().statusCode(401).contentType("application/problem+json");
+            given().auth()
+                    .oauth2(token)
+                    .queryParam("wait", "0s")
+                    .post("/api/runner/v1/claim")
+                    .then()
+                    .statusCode(401)
+                    .contentType("application/problem+json");
         }
         given().queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
-        runner.request().queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
+        runner.request()
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(204);
 
         String token = runner.jwt();
-        admin().delete("/api/v1/orgs/{org}/runner-rules/{id}", s.org,
-                admin().get("/api/v1/orgs/{org}/runner-rules", s.org).jsonPath().getString("items[0].id")).then().statusCode(204);
-        admin().delete("/api/v1/orgs/{org}/runners/{id}", s.org, runner.id()).then().statusCode(204);
-        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+        admin().delete(
+                        "/api/v1/orgs/{org}/runner-rules/{id}",
+                        s.org,
+                        admin().get("/api/v1/orgs/{org}/runner-rules", s.org)
+                                .jsonPath()
+                                .getString("items[0].id"))
+                .then()
+                .statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runners/{id}", s.org, runner.id())
+                .then()
+                .statusCode(204);
+        given().auth()
+                .oauth2(token)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(401);
     }
 
     @Test
@@ -79,21 +100,61 @@ class RunnerProtocolTest {
         Scenario s = new Scenario(1);
         String token = s.runner.jwt();
         // accepted twice: the second time from the verified-token cache
-        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
-        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
-        String etag = admin().get("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200).extract().header("ETag");
+        given().auth()
+                .oauth2(token)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(204);
+        given().auth()
+                .oauth2(token)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(204);
+        String etag = admin().get("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id())
+                .then()
+                .statusCode(200)
+                .extract()
+                .header("ETag");
         admin().header("If-Match", etag)
-                .body(Map.of("public_key", RunnerKeys.toPem(RunnerDriver.newKeys().getPublic())))
-                .put("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id()).then().statusCode(200);
-        given().auth().oauth2(token).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+                .body(Map.of(
+                        "public_key", RunnerKeys.toPem(RunnerDriver.newKeys().getPublic())))
+                .put("/api/v1/orgs/{org}/runners/{id}", s.org, s.runner.id())
+                .then()
+                .statusCode(200);
+        given().auth()
+                .oauth2(token)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(401);
 
         Scenario other = new Scenario(1);
         String accepted = other.runner.jwt();
-        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(204);
-        admin().delete("/api/v1/orgs/{org}/runner-rules/{id}", other.org,
-                admin().get("/api/v1/orgs/{org}/runner-rules", other.org).jsonPath().getString("items[0].id")).then().statusCode(204);
-        admin().delete("/api/v1/orgs/{org}/runners/{id}", other.org, other.runner.id()).then().statusCode(204);
-        given().auth().oauth2(accepted).queryParam("wait", "0s").post("/api/runner/v1/claim").then().statusCode(401);
+        given().auth()
+                .oauth2(accepted)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(204);
+        admin().delete(
+                        "/api/v1/orgs/{org}/runner-rules/{id}",
+                        other.org,
+                        admin().get("/api/v1/orgs/{org}/runner-rules", other.org)
+                                .jsonPath()
+                                .getString("items[0].id"))
+                .then()
+                .statusCode(204);
+        admin().delete("/api/v1/orgs/{org}/runners/{id}", other.org, other.runner.id())
+                .then()
+                .statusCode(204);
+        given().auth()
+                .oauth2(accepted)
+                .queryParam("wait", "0s")
+                .post("/api/runner/v1/claim")
+                .then()
+                .statusCode(401);
     }
 
     @Test
@@ -107,7 +168,9 @@ class RunnerProtocolTest {
         Map<String, Object> job = waiting.get(10, TimeUnit.SECONDS);
         long millis = (System.nanoTime() - created) / 1_000_000;
         assertThat(job).isNotNull();
-        assertThat(millis).as("woken by the notification, not by the 20 s timeout").isLessThan(5_000);
+        assertThat(millis)
+                .as("woken by the notification, not by the 20 s timeout")
+                .isLessThan(5_000);
     }
 
     @Test
@@ -121,9 +184,12 @@ class RunnerProtocolTest {
     @Test
     void concurrentClaimsNeverGiveARunnerMoreThanItsSlots() throws Exception {
         Scenario s = new Scenario(2);
-        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of(), "e", List.of(), "f", List.of()));
+        s.manifest(
+                graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of(), "e", List.of(), "f", List.of()));
         s.deploy();
-        assertThat(RunnerDriver.race(8, s.runner)).as("claims that got a job, racing for a runner with 2 slots").isEqualTo(2);
+        assertThat(RunnerDriver.race(8, s.runner))
+                .as("claims that got a job, racing for a runner with 2 slots")
+                .isEqualTo(2);
     }
 
     @Test
@@ -135,14 +201,21 @@ class RunnerProtocolTest {
         assertThat(claimed).hasSize(2);
 
         // the runner shows what it holds
-        var runner = admin().get("/api/v1/orgs/{org}/runners/r1", s.org).then().statusCode(200)
-                .body("status", equalTo("busy")).extract().jsonPath();
+        var runner = admin().get("/api/v1/orgs/{org}/runners/r1", s.org)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("busy"))
+                .extract()
+                .jsonPath();
         assertThat(runner.getList("current_jobs.job_id"))
-                .containsExactlyInAnyOrderElementsOf(claimed.values().stream().map(j -> j.get("job_id").toString()).toList());
+                .containsExactlyInAnyOrderElementsOf(claimed.values().stream()
+                        .map(j -> j.get("job_id").toString())
+                        .toList());
         assertThat(runner.getList("current_jobs.deployment_id")).containsOnly(id);
         assertThat(runner.getList("current_jobs.project")).containsOnly("shop");
         assertThat(runner.getList("current_jobs.env")).containsOnly("prod");
-        assertThat(runner.getList("current_jobs.resource")).allMatch(r -> r.toString().startsWith("thing/default/app."));
+        assertThat(runner.getList("current_jobs.resource"))
+                .allMatch(r -> r.toString().startsWith("thing/default/app."));
     }
 
     @Test
@@ -153,12 +226,16 @@ class RunnerProtocolTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         s.runner.heartbeat(job.get("job_id")).then().statusCode(200).body("cancelled", equalTo(false));
         admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, id)
-                .then().statusCode(200).body("cancel_requested", equalTo(true));
+                .then()
+                .statusCode(200)
+                .body("cancel_requested", equalTo(true));
         s.runner.heartbeat(job.get("job_id")).then().statusCode(200).body("cancelled", equalTo(true));
         s.runner.result(job.get("job_id"), Map.of("status", "cancelled")).then().statusCode(204);
         assertThat(s.status(id)).isEqualTo("cancelled");
         assertThat(s.nodeStatuses(id)).containsEntry("app.a", "cancelled").containsEntry("app.b", "cancelled");
-        admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, id).then().statusCode(409);
+        admin().post("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/cancel", s.org, id)
+                .then()
+                .statusCode(409);
     }
 
     @Test
@@ -177,7 +254,10 @@ class RunnerProtocolTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> s.status(id).equals("failed"));
         Map<String, Object> deployment = s.deployment(id);
         assertThat(String.valueOf(deployment.get("nodes"))).contains("runner lost");
-        writeState(address, auth, "lock-1", 2).then().statusCode(401).body("detail", containsString("lease has expired"));
+        writeState(address, auth, "lock-1", 2)
+                .then()
+                .statusCode(401)
+                .body("detail", containsString("lease has expired"));
         s.runner.heartbeat(job.get("job_id")).then().statusCode(409);
         s.runner.result(job.get("job_id"), Map.of("status", "succeeded")).then().statusCode(409);
 
@@ -185,7 +265,9 @@ class RunnerProtocolTest {
         Map<String, Object> retry = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> retryState = (Map<String, Object>) retry.get("state");
-        lock(relative(retryState.get("address")), basic(retryState), "lock-2").then().statusCode(200);
+        lock(relative(retryState.get("address")), basic(retryState), "lock-2")
+                .then()
+                .statusCode(200);
         s.succeed(retry);
         assertThat(s.status(next)).isEqualTo("succeeded");
     }
@@ -204,19 +286,45 @@ class RunnerProtocolTest {
 
         given().header("Authorization", auth).get(address).then().statusCode(204);
         given().header("Authorization", "Basic " + Base64.getEncoder().encodeToString("x:y".getBytes()))
-                .get(address).then().statusCode(401);
+                .get(address)
+                .then()
+                .statusCode(401);
         writeState(address, auth, "lock-1", 1).then().statusCode(409);
         lock(address, auth, "lock-1").then().statusCode(200);
-        given().header("Authorization", auth).body(lockInfo("other")).request("LOCK", address)
-                .then().statusCode(423).body("ID", equalTo("lock-1"));
+        given().header("Authorization", auth)
+                .body(lockInfo("other"))
+                .request("LOCK", address)
+                .then()
+                .statusCode(423)
+                .body("ID", equalTo("lock-1"));
         writeState(address, auth, "lock-1", 3).then().statusCode(200);
-        writeState(address, auth, "lock-1", 2).then().statusCode(409).body("detail", containsString("older than the stored serial"));
-        given().header("Authorization", auth).get(address).then().statusCode(200).body("serial", equalTo(3));
-        given().header("Authorization", auth).body(lockInfo("other")).request("UNLOCK", address).then().statusCode(409);
-        given().header("Authorization", auth).body(lockInfo("lock-1")).request("UNLOCK", address).then().statusCode(200);
+        writeState(address, auth, "lock-1", 2)
+                .then()
+                .statusCode(409)
+                .body("detail", containsString("older than the stored serial"));
+        given().header("Authorization", auth)
+                .get(address)
+                .then()
+                .statusCode(200)
+                .body("serial", equalTo(3));
+        given().header("Authorization", auth)
+                .body(lockInfo("other"))
+                .request("UNLOCK", address)
+                .then()
+                .statusCode(409);
+        given().header("Authorization", auth)
+                .body(lockInfo("lock-1"))
+                .request("UNLOCK", address)
+                .then()
+                .statusCode(200);
 
         String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
-        String versionId = admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1)).extract().path("[0].id");
+        String versionId = admin().get(stateUrl, s.org)
+                .then()
+                .statusCode(200)
+                .body("size()", equalTo(1))
+                .extract()
+                .path("[0].id");
         admin().get(stateUrl + "/{v}", s.org, versionId).then().statusCode(200).body("serial", equalTo(3));
         admin().get(stateUrl, s.org).then().body(not(containsString("terraform_data")));
     }
@@ -232,16 +340,28 @@ class RunnerProtocolTest {
         s.runner.log(job.get("job_id"), 1, "Apply complete!");
         s.succeed(job);
         Response logs = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id);
-        logs.then().statusCode(200)
+        logs.then()
+                .statusCode(200)
                 .body("items.message", Matchers.contains("Initializing", "token is ***", "Apply complete!"))
                 .body("items[0].node", equalTo("thing/default/app.a"));
         assertThat(logs.asString()).doesNotContain(Scenario.PROVIDER_SECRET);
-        admin().queryParam("node", "thing/default/other").get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id)
-                .then().statusCode(200).body("items.size()", equalTo(0));
-        String stream = admin().accept("text/event-stream").queryParam("follow", true)
-                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id).then().statusCode(200)
-                .extract().asString();
-        assertThat(stream).containsPattern("event: ?log").contains("Apply complete!").containsPattern("event: ?end").doesNotContain(Scenario.PROVIDER_SECRET);
+        admin().queryParam("node", "thing/default/other")
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id)
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(0));
+        String stream = admin().accept("text/event-stream")
+                .queryParam("follow", true)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(stream)
+                .containsPattern("event: ?log")
+                .contains("Apply complete!")
+                .containsPattern("event: ?end")
+                .doesNotContain(Scenario.PROVIDER_SECRET);
     }
 
     @Test
@@ -256,7 +376,8 @@ class RunnerProtocolTest {
         assertThat(((Map<?, ?>) job.get("inputs")).get("name")).isEqualTo("prod-app.a");
         List<?> providers = (List<?>) job.get("providers");
         assertThat(providers).hasSize(1);
-        assertThat(((Map<?, ?>) ((Map<?, ?>) providers.get(0)).get("configuration")).get("token")).isEqualTo(Scenario.PROVIDER_SECRET);
+        assertThat(((Map<?, ?>) ((Map<?, ?>) providers.get(0)).get("configuration")).get("token"))
+                .isEqualTo(Scenario.PROVIDER_SECRET);
         assertThat(job.get("outputs")).isEqualTo(List.of("name"));
         assertThat(job.get("lease_seconds")).isEqualTo(5);
     }
@@ -267,18 +388,26 @@ class RunnerProtocolTest {
         s.manifest(graph("a", List.of()));
         String id = s.deploy();
         CompletableFuture<String> waited = CompletableFuture.supplyAsync(() -> admin().queryParam("timeout", "20s")
-                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id).then().statusCode(200)
-                .extract().path("status"));
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("status"));
         Thread.sleep(300);
         s.succeed(s.claimAll().get("app.a"));
         assertThat(waited.get(10, TimeUnit.SECONDS)).isEqualTo("succeeded");
-        admin().queryParam("timeout", "forever").get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id)
-                .then().statusCode(400).body("errors[0].pointer", equalTo("timeout"));
+        admin().queryParam("timeout", "forever")
+                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/wait", s.org, id)
+                .then()
+                .statusCode(400)
+                .body("errors[0].pointer", equalTo("timeout"));
     }
 
     private static String basic(Map<String, Object> state) {
-        return "Basic " + Base64.getEncoder().encodeToString((state.get("username") + ":" + state.get("password"))
-                .getBytes(StandardCharsets.UTF_8));
+        return "Basic "
+                + Base64.getEncoder()
+                        .encodeToString(
+                                (state.get("username") + ":" + state.get("password")).getBytes(StandardCharsets.UTF_8));
     }
 
     private static String relative(Object address) {
@@ -305,16 +434,26 @@ class RunnerProtocolTest {
         String auth = basic(state);
         String address = relative(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
-        byte[] big = ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
-                + "x".repeat(32 * 1024 * 1024) + "\",\"type\":\"string\"}},\"resources\":[]}").getBytes(StandardCharsets.UTF_8);
+        byte[] big =
+                ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
+                                + "x".repeat(32 * 1024 * 1024) + "\",\"type\":\"string\"}},\"resources\":[]}")
+                        .getBytes(StandardCharsets.UTF_8);
 
         // a plain HTTP client, as OpenTofu's is: with a Content-Length, and chunked from a stream
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        URI target = URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port + address + "?ID=lock-1");
-        for (HttpRequest.BodyPublisher body : List.of(HttpRequest.BodyPublishers.ofByteArray(big),
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        URI target = URI.create(
+                io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port + address + "?ID=lock-1");
+        for (HttpRequest.BodyPublisher body : List.of(
+                HttpRequest.BodyPublishers.ofByteArray(big),
                 HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)))) {
-            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(target).header("Authorization", auth)
-                    .header("Content-Type", "application/json").POST(body).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = client.send(
+                    HttpRequest.newBuilder(target)
+                            .header("Authorization", auth)
+                            .header("Content-Type", "application/json")
+                            .POST(body)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).isEqualTo(413);
             assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
             assertThat(answer.body()).contains("payload-too-large").contains(Integer.toString(32 * 1024 * 1024));
@@ -324,13 +463,20 @@ class RunnerProtocolTest {
     }
 
     private static Response writeState(String address, String auth, String lockId, int serial) {
-        return postState(address, auth, lockId, "{\"version\":4,\"terraform_version\":\"1.8.0\",\"serial\":" + serial
-                + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}");
+        return postState(
+                address,
+                auth,
+                lockId,
+                "{\"version\":4,\"terraform_version\":\"1.8.0\",\"serial\":" + serial
+                        + ",\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{},\"resources\":[]}");
     }
 
     private static Response postState(String address, String auth, String lockId, String state) {
-        return given().header("Authorization", auth).contentType("application/json").body(state)
-                .queryParam("ID", lockId).post(address);
+        return given().header("Authorization", auth)
+                .contentType("application/json")
+                .body(state)
+                .queryParam("ID", lockId)
+                .post(address);
     }
 
     @Test
@@ -339,15 +485,28 @@ class RunnerProtocolTest {
         s.manifest(graph("a", List.of()));
         String id = s.deploy();
         // a schema saved before cycles were refused (the API refuses it now)
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery("update resource_type set output_schema = "
-                        + "cast(?1 as jsonb) where slug = 'thing' and org_id = (select id from organization where slug = ?2)")
-                .setParameter(1, "{\"type\":\"object\",\"properties\":{\"name\":{\"$ref\":\"#\"}}}")
-                .setParameter(2, s.org).executeUpdate());
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update resource_type set output_schema = "
+                                        + "cast(?1 as jsonb) where slug = 'thing' and org_id = (select id from organization where slug = ?2)")
+                        .setParameter(1, "{\"type\":\"object\",\"properties\":{\"name\":{\"$ref\":\"#\"}}}")
+                        .setParameter(2, s.org)
+                        .executeUpdate());
         Map<String, Object> job = s.claimAll().get("app.a");
-        s.runner.result(job.get("job_id"), Map.of("status", "succeeded",
-                "outputs", Map.of("name", Map.of("value", "x", "sensitive", false)))).then().statusCode(204);
+        s.runner
+                .result(
+                        job.get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "outputs",
+                                Map.of("name", Map.of("value", "x", "sensitive", false))))
+                .then()
+                .statusCode(204);
         assertThat(s.status(id)).isEqualTo("failed");
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id).then()
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id)
+                .then()
                 .body("nodes[0].error", containsString("output schema cannot be used"));
     }
 
@@ -357,23 +516,61 @@ class RunnerProtocolTest {
         s.manifest(graph("a", List.of(), "b", List.of()));
         String id = s.deploy();
         Map<String, Map<String, Object>> jobs = s.claimAll();
-        Map<String, Object> resource = new java.util.HashMap<>(Map.of("address", "terraform_data.this", "mode", "managed",
-                "type", "terraform_data", "name", "this", "provider", "terraform.io/builtin/terraform"));
+        Map<String, Object> resource = new java.util.HashMap<>(Map.of(
+                "address",
+                "terraform_data.this",
+                "mode",
+                "managed",
+                "type",
+                "terraform_data",
+                "name",
+                "this",
+                "provider",
+                "terraform.io/builtin/terraform"));
         resource.put("values", Map.of("input", "planted-by-a-runner"));
         resource.put("sensitive_values", Map.of("x", "planted-too"));
-        s.runner.result(jobs.get("app.a").get("job_id"), Map.of("status", "succeeded",
-                "outputs", Map.of("name", Map.of("value", "prod-app.a", "sensitive", false)),
-                "resources", List.of(resource))).then().statusCode(204);
-        s.runner.result(jobs.get("app.b").get("job_id"), Map.of("status", "failed",
-                "error", Map.of("summary", "Error: boom", "detail", "x".repeat(60_000)))).then().statusCode(204);
+        s.runner
+                .result(
+                        jobs.get("app.a").get("job_id"),
+                        Map.of(
+                                "status",
+                                "succeeded",
+                                "outputs",
+                                Map.of("name", Map.of("value", "prod-app.a", "sensitive", false)),
+                                "resources",
+                                List.of(resource)))
+                .then()
+                .statusCode(204);
+        s.runner
+                .result(
+                        jobs.get("app.b").get("job_id"),
+                        Map.of(
+                                "status",
+                                "failed",
+                                "error",
+                                Map.of("summary", "Error: boom", "detail", "x".repeat(60_000))))
+                .then()
+                .statusCode(204);
         await().atMost(Duration.ofSeconds(10)).until(() -> !s.status(id).equals("running"));
 
-        String graph = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org).then().statusCode(200)
-                .extract().asString();
-        assertThat(graph).contains("terraform_data.this").doesNotContain("planted-by-a-runner").doesNotContain("planted-too");
-        String error = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id).then().statusCode(200)
-                .extract().path("nodes.find { it.id == 'app.b' }.error");
-        assertThat(error).startsWith("Error: boom: xxx").hasSizeLessThanOrEqualTo(8192).endsWith("(truncated)");
+        String graph = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(graph)
+                .contains("terraform_data.this")
+                .doesNotContain("planted-by-a-runner")
+                .doesNotContain("planted-too");
+        String error = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("nodes.find { it.id == 'app.b' }.error");
+        assertThat(error)
+                .startsWith("Error: boom: xxx")
+                .hasSizeLessThanOrEqualTo(8192)
+                .endsWith("(truncated)");
     }
 
     @Test
@@ -385,10 +582,18 @@ class RunnerProtocolTest {
         s.runner.log(job.get("job_id"), 0, "Apply complete!");
         s.succeed(job);
         // a repeat of a batch stored before the result is harmless; a new one is refused
-        s.runner.request().body(Map.of("batch", 0, "lines", List.of(Map.of("message", "Apply complete!"))))
-                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id")).then().statusCode(204);
-        s.runner.request().body(Map.of("batch", 1, "lines", List.of(Map.of("message", "written after the result"))))
-                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id")).then().statusCode(409)
+        s.runner
+                .request()
+                .body(Map.of("batch", 0, "lines", List.of(Map.of("message", "Apply complete!"))))
+                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id"))
+                .then()
+                .statusCode(204);
+        s.runner
+                .request()
+                .body(Map.of("batch", 1, "lines", List.of(Map.of("message", "written after the result"))))
+                .post("/api/runner/v1/jobs/{id}/logs", job.get("job_id"))
+                .then()
+                .statusCode(409)
                 .body("detail", containsString("ended"));
     }
 
@@ -406,18 +611,30 @@ class RunnerProtocolTest {
         String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
 
         // without serial or lineage the stale-write check cannot work: refused
-        postState(address, auth, "lock-1", "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}").then().statusCode(400)
+        postState(address, auth, "lock-1", "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}")
+                .then()
+                .statusCode(400)
                 .body("errors.pointer", hasItem("/serial"));
-        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":1,\"resources\":[]}").then().statusCode(400)
+        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":1,\"resources\":[]}")
+                .then()
+                .statusCode(400)
                 .body("errors.pointer", hasItem("/lineage"));
         writeState(address, auth, "lock-1", 4).then().statusCode(200);
         // the same serial again: the same content is harmless, other content is a rewrite of history
         writeState(address, auth, "lock-1", 4).then().statusCode(200);
-        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
-                + "\",\"outputs\":{\"x\":{\"value\":1,\"type\":\"number\"}},\"resources\":[]}").then().statusCode(409)
+        postState(
+                        address,
+                        auth,
+                        "lock-1",
+                        "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
+                                + "\",\"outputs\":{\"x\":{\"value\":1,\"type\":\"number\"}},\"resources\":[]}")
+                .then()
+                .statusCode(409)
                 .body("detail", containsString("serial 4"));
         // another lineage is another state's history
-        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}").then().statusCode(409)
+        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}")
+                .then()
+                .statusCode(409)
                 .body("detail", containsString("lineage"));
         String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
         admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1));

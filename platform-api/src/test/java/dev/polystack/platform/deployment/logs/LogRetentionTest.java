@@ -23,7 +23,6 @@ import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.hasSize;
 
 /**
  * The logs of a deployment are kept for the retention (90 days by default) after it ended, then removed by a
@@ -49,13 +48,22 @@ class LogRetentionTest {
 
         int removed = retention.removeExpired(Instant.now(), 50);
 
-        assertThat(removed).as("deployments whose logs were removed (other tests' deployments are recent)").isEqualTo(1);
+        assertThat(removed)
+                .as("deployments whose logs were removed (other tests' deployments are recent)")
+                .isEqualTo(1);
         problem(logs(s, old), 410, "gone")
-                .body("detail", allOf(containsString(old), containsString("90 days"), containsString("POLYSTACK_DEPLOYMENT_LOGS_RETENTION")));
+                .body(
+                        "detail",
+                        allOf(
+                                containsString(old),
+                                containsString("90 days"),
+                                containsString("POLYSTACK_DEPLOYMENT_LOGS_RETENTION")));
         assertThat(storedBatches(old)).isZero();
         logs(s, recent).then().statusCode(200).body("items.message", org.hamcrest.Matchers.hasItem("a recent line"));
         // the deployment itself stays, and so does its graph
-        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, old).then().statusCode(200)
+        admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, old)
+                .then()
+                .statusCode(200)
                 .body("status", org.hamcrest.Matchers.equalTo("succeeded"));
         // a second cleanup finds nothing more to do
         assertThat(retention.removeExpired(Instant.now(), 50)).isZero();
@@ -89,7 +97,11 @@ class LogRetentionTest {
 
     private static String deployWithLogs(Scenario s, String line) {
         // forced: the resource runs again in every deployment, so that each has a job and logs
-        String id = s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201).extract().path("id");
+        String id = s.create(Map.of("mode", "deploy", "force", true))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         Map<String, Object> job = s.runner.claim("20s");
         assertThat(job).as("the job of deployment %s", id).isNotNull();
         s.runner.log(job.get("job_id"), 0, line);
@@ -103,12 +115,20 @@ class LogRetentionTest {
     }
 
     private void endedAgo(String deployment, Duration ago) {
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery("update deployment set finished_at = ?1 where id = ?2")
-                .setParameter(1, Instant.now().minus(ago)).setParameter(2, UUID.fromString(deployment)).executeUpdate());
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery("update deployment set finished_at = ?1 where id = ?2")
+                        .setParameter(1, Instant.now().minus(ago))
+                        .setParameter(2, UUID.fromString(deployment))
+                        .executeUpdate());
     }
 
     private long storedBatches(String deployment) {
-        return QuarkusTransaction.requiringNew().call(() -> ((Number) entityManager.createNativeQuery(
-                "select count(*) from job_log where deployment_id = ?1").setParameter(1, UUID.fromString(deployment)).getSingleResult()).longValue());
+        return QuarkusTransaction.requiringNew()
+                .call(() -> ((Number) entityManager
+                                .createNativeQuery("select count(*) from job_log where deployment_id = ?1")
+                                .setParameter(1, UUID.fromString(deployment))
+                                .getSingleResult())
+                        .longValue());
     }
 }

@@ -46,24 +46,30 @@ class LogSequenceTest {
         Map<String, Map<String, Object>> jobs = s.claimAll();
         UUID deploymentId = UUID.fromString(deployment);
         RunnerCaller caller = QuarkusTransaction.requiringNew().call(() -> {
-            Object[] ids = (Object[]) entityManager.createNativeQuery(
+            Object[] ids = (Object[]) entityManager
+                    .createNativeQuery(
                             "select r.org_id, r.id from runner r join organization o on o.id = r.org_id where o.slug = ?1 and r.slug = 'r1'")
-                    .setParameter(1, s.org).getSingleResult();
+                    .setParameter(1, s.org)
+                    .getSingleResult();
             return new RunnerCaller((UUID) ids[0], s.org, (UUID) ids[1], "r1", 2);
         });
 
         // the batch of a is stored in a transaction that commits late
         CountDownLatch stored = new CountDownLatch(1);
         CountDownLatch commit = new CountDownLatch(1);
-        CompletableFuture<Void> late = CompletableFuture.runAsync(() -> QuarkusTransaction.requiringNew().run(() -> {
-            jobService.appendLogs(caller, UUID.fromString(jobs.get("app.a").get("job_id").toString()),
-                    new LogBatch(0, List.of(new LogBatch.Line(Instant.now(), "info", null, "line of a"))));
-            stored.countDown();
-            await(commit);
-        }));
+        CompletableFuture<Void> late = CompletableFuture.runAsync(() -> QuarkusTransaction.requiringNew()
+                .run(() -> {
+                    jobService.appendLogs(
+                            caller,
+                            UUID.fromString(jobs.get("app.a").get("job_id").toString()),
+                            new LogBatch(0, List.of(new LogBatch.Line(Instant.now(), "info", null, "line of a"))));
+                    stored.countDown();
+                    await(commit);
+                }));
         assertThat(stored.await(10, TimeUnit.SECONDS)).isTrue();
         // meanwhile the batch of b is sent and (as far as it can) committed
-        CompletableFuture<Void> early = CompletableFuture.runAsync(() -> s.runner.log(jobs.get("app.b").get("job_id"), 0, "line of b"));
+        CompletableFuture<Void> early =
+                CompletableFuture.runAsync(() -> s.runner.log(jobs.get("app.b").get("job_id"), 0, "line of b"));
         Thread.sleep(1000);
 
         // a follower reads, then reads on from where it was
@@ -95,7 +101,8 @@ class LogSequenceTest {
             if (token != null) {
                 request.queryParam("page_token", token);
             }
-            var page = request.get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, deployment);
+            var page =
+                    request.get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}/logs", s.org, deployment);
             page.then().statusCode(200);
             read.addAll(page.jsonPath().getList("items.message", String.class));
             token = page.jsonPath().getString("next_page_token");

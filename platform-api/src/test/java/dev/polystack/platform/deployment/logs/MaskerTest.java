@@ -33,7 +33,8 @@ class MaskerTest {
     @Test
     void aSecretIsMaskedAsItAppearsInsideAJsonString() {
         Masker masker = Masker.of(List.of("pa\"ss\\word"));
-        assertThat(masker.mask("{\"@message\":\"password is pa\\\"ss\\\\word\"}")).isEqualTo("{\"@message\":\"password is ***\"}");
+        assertThat(masker.mask("{\"@message\":\"password is pa\\\"ss\\\\word\"}"))
+                .isEqualTo("{\"@message\":\"password is ***\"}");
     }
 
     @Test

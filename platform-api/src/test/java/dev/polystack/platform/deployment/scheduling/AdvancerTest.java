@@ -31,12 +31,14 @@ class AdvancerTest {
         final AtomicInteger mostAtOnceOverall = new AtomicInteger();
         /** When set, each advance waits (up to a second) until this many advances have started. */
         volatile CountDownLatch rendezvous;
+
         final AtomicInteger failuresLeft = new AtomicInteger();
 
         @Override
         public void advance(UUID deploymentId, Set<UUID> ended) {
             started.computeIfAbsent(deploymentId, k -> new AtomicInteger()).incrementAndGet();
-            int now = running.computeIfAbsent(deploymentId, k -> new AtomicInteger()).incrementAndGet();
+            int now = running.computeIfAbsent(deploymentId, k -> new AtomicInteger())
+                    .incrementAndGet();
             mostAtOnce.accumulateAndGet(now, Math::max);
             mostAtOnceOverall.accumulateAndGet(runningOverall.incrementAndGet(), Math::max);
             try {
@@ -88,28 +90,36 @@ class AdvancerTest {
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<String>> checks = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
-            checks.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-                int startedBefore = engine.started(deployment);
-                advancer.advanceSoon(deployment).join();
-                // an advance that was running when the request came may not have seen its result: the
-                // answer must come from a later one, so at least startedBefore + 1 advances have ended
-                int finishedAfter = engine.finished(deployment);
-                return finishedAfter >= startedBefore + 1 ? null : "answered after " + finishedAfter + " advances, "
-                        + startedBefore + " had started before the request";
-            }, results));
+            checks.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        int startedBefore = engine.started(deployment);
+                        advancer.advanceSoon(deployment).join();
+                        // an advance that was running when the request came may not have seen its result: the
+                        // answer must come from a later one, so at least startedBefore + 1 advances have ended
+                        int finishedAfter = engine.finished(deployment);
+                        return finishedAfter >= startedBefore + 1
+                                ? null
+                                : "answered after " + finishedAfter + " advances, " + startedBefore
+                                        + " had started before the request";
+                    },
+                    results));
         }
         go.countDown();
         for (CompletableFuture<String> check : checks) {
             assertThat(check.get(30, TimeUnit.SECONDS)).isNull();
         }
-        assertThat(engine.mostAtOnce.get()).as("advances of one deployment at once").isEqualTo(1);
-        assertThat(engine.started(deployment)).as("advances for %d requests arriving together", requests)
-                .isGreaterThanOrEqualTo(1).isLessThan(requests / 2);
+        assertThat(engine.mostAtOnce.get())
+                .as("advances of one deployment at once")
+                .isEqualTo(1);
+        assertThat(engine.started(deployment))
+                .as("advances for %d requests arriving together", requests)
+                .isGreaterThanOrEqualTo(1)
+                .isLessThan(requests / 2);
     }
 
     @Test
@@ -121,7 +131,9 @@ class AdvancerTest {
         both.get(10, TimeUnit.SECONDS);
         assertThat(engine.started(a)).isEqualTo(1);
         assertThat(engine.started(b)).isEqualTo(1);
-        assertThat(engine.mostAtOnceOverall.get()).as("advances of two deployments at once").isEqualTo(2);
+        assertThat(engine.mostAtOnceOverall.get())
+                .as("advances of two deployments at once")
+                .isEqualTo(2);
     }
 
     @Test

@@ -47,27 +47,45 @@ class EngineDiagnosticsTest {
         s.manifest(graph("a", List.of(), "b", List.of("a")));
         String id = s.deploy();
         Map<String, Object> a = s.claimAll().get("app.a");
-        double failuresBefore = meters.counter("polystack.engine.advance.failures").count();
+        double failuresBefore =
+                meters.counter("polystack.engine.advance.failures").count();
         // b's stored runner goes (as a bug or a bad migration would): queueing its job fails inside the advance
-        String runner = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
-                "select cast(runner_id as text) from deployment_node where deployment_id = ?1 and res_id = 'app.b'")
-                .setParameter(1, UUID.fromString(id)).getSingleResult().toString());
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
-                        "update deployment_node set runner_id = null where deployment_id = ?1 and res_id = 'app.b'")
-                .setParameter(1, UUID.fromString(id)).executeUpdate());
+        String runner = QuarkusTransaction.requiringNew()
+                .call(() -> entityManager
+                        .createNativeQuery(
+                                "select cast(runner_id as text) from deployment_node where deployment_id = ?1 and res_id = 'app.b'")
+                        .setParameter(1, UUID.fromString(id))
+                        .getSingleResult()
+                        .toString());
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update deployment_node set runner_id = null where deployment_id = ?1 and res_id = 'app.b'")
+                        .setParameter(1, UUID.fromString(id))
+                        .executeUpdate());
         s.succeed(a);
 
-        assertThat(s.deployment(id).get("stalled_reason")).asString().startsWith("cannot advance: an unexpected error (log reference ");
+        assertThat(s.deployment(id).get("stalled_reason"))
+                .asString()
+                .startsWith("cannot advance: an unexpected error (log reference ");
         assertThat(meters.counter("polystack.engine.advance.failures").count()).isGreaterThan(failuresBefore);
-        var diagnostics = admin().get(DIAGNOSTICS).then().statusCode(200).extract().jsonPath();
-        assertThat(diagnostics.getString("stalled.find { it.id == '" + id + "' }.stalled_reason")).contains("log reference");
-        assertThat(diagnostics.getString("stalled.find { it.id == '" + id + "' }.org")).isEqualTo(s.org);
-        assertThat(diagnostics.getList("recent_failures.deployment_id", String.class)).contains(id);
+        var diagnostics =
+                admin().get(DIAGNOSTICS).then().statusCode(200).extract().jsonPath();
+        assertThat(diagnostics.getString("stalled.find { it.id == '" + id + "' }.stalled_reason"))
+                .contains("log reference");
+        assertThat(diagnostics.getString("stalled.find { it.id == '" + id + "' }.org"))
+                .isEqualTo(s.org);
+        assertThat(diagnostics.getList("recent_failures.deployment_id", String.class))
+                .contains(id);
 
         // repaired: the sweeper advances it, and the mark goes
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(
-                        "update deployment_node set runner_id = cast(?2 as uuid) where deployment_id = ?1 and res_id = 'app.b'")
-                .setParameter(1, UUID.fromString(id)).setParameter(2, runner).executeUpdate());
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update deployment_node set runner_id = cast(?2 as uuid) where deployment_id = ?1 and res_id = 'app.b'")
+                        .setParameter(1, UUID.fromString(id))
+                        .setParameter(2, runner)
+                        .executeUpdate());
         await().atMost(Duration.ofSeconds(15)).until(() -> s.deployment(id).get("stalled_reason") == null);
         Map<String, Map<String, Object>> next = s.claimAll();
         assertThat(next.keySet()).containsExactly("app.b");
@@ -79,8 +97,14 @@ class EngineDiagnosticsTest {
         s.manifest(graph("a", List.of()));
         String running = s.deploy();
         s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201);
-        var diagnostics = admin().queryParam("waiting_after", "0s").get(DIAGNOSTICS).then().statusCode(200).extract().jsonPath();
-        assertThat(diagnostics.getLong("queues.find { it.org == '" + s.org + "' }.queued")).isEqualTo(1L);
+        var diagnostics = admin().queryParam("waiting_after", "0s")
+                .get(DIAGNOSTICS)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(diagnostics.getLong("queues.find { it.org == '" + s.org + "' }.queued"))
+                .isEqualTo(1L);
         String job = "waiting_jobs.find { it.deployment_id == '" + running + "' }";
         assertThat(diagnostics.getString(job + ".resource")).isEqualTo("thing/default/app.a");
         assertThat(diagnostics.getString(job + ".runner")).isEqualTo("r1");
@@ -96,7 +120,9 @@ class EngineDiagnosticsTest {
         s.manifest(graph("a", List.of()));
         s.deploy();
         s.claimAll().values().forEach(s::succeed);
-        given().get("/q/metrics").then().statusCode(200)
+        given().get("/q/metrics")
+                .then()
+                .statusCode(200)
                 .body(containsString("polystack_engine_advance_duration_seconds_bucket"))
                 .body(containsString("polystack_jobs_pickup_latency_seconds_bucket"))
                 .body(containsString("polystack_deployments_finished_total{mode=\"deploy\",status=\"succeeded\"}"))
