@@ -31,7 +31,9 @@ final class PlatformProcess implements AutoCloseable {
     }
 
     static Path repository() {
-        return Path.of(System.getProperty("polystack.repository", "..")).toAbsolutePath().normalize();
+        return Path.of(System.getProperty("polystack.repository", ".."))
+                .toAbsolutePath()
+                .normalize();
     }
 
     PlatformProcess start() throws Exception {
@@ -39,9 +41,12 @@ final class PlatformProcess implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package platform-api first (./mvnw package)");
         }
-        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m"));
-        // extra JVM options for the control plane, e.g. -Dplatform.jvm=-XX:StartFlightRecording=filename=/tmp/p.jfr to profile it
+        // -Dplatform.java.home=/usr/lib/jvm/... runs the control plane on another JDK than the tests
+        String javaHome = System.getProperty("platform.java.home", System.getProperty("java.home"));
+        java.util.List<String> command = new java.util.ArrayList<>(
+                java.util.List.of(Path.of(javaHome, "bin", "java").toString(), "-Xmx512m"));
+        // extra JVM options for the control plane, e.g. -Dplatform.jvm=-XX:StartFlightRecording=filename=/tmp/p.jfr to
+        // profile it
         String extra = System.getProperty("platform.jvm", "");
         if (!extra.isBlank()) {
             command.addAll(java.util.List.of(extra.trim().split("\\s+")));
@@ -101,7 +106,8 @@ final class PlatformProcess implements AutoCloseable {
                 throw new IllegalStateException("platform-api exited with " + process.exitValue() + ":\n" + log());
             }
             try {
-                HttpURLConnection connection = (HttpURLConnection) URI.create(baseUrl() + "/q/health/ready").toURL().openConnection();
+                HttpURLConnection connection = (HttpURLConnection)
+                        URI.create(baseUrl() + "/q/health/ready").toURL().openConnection();
                 connection.setConnectTimeout(500);
                 connection.setReadTimeout(2000);
                 if (connection.getResponseCode() == 200) {
