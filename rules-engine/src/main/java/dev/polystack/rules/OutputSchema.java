@@ -1,6 +1,8 @@
 package dev.polystack.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
@@ -11,8 +13,10 @@ import com.networknt.schema.path.NodePath;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A resource type's output schema: a JSON Schema (draft 2020-12 unless it names another dialect in
@@ -110,10 +114,9 @@ public final class OutputSchema {
         if (!outputs.isObject()) {
             return outputs;
         }
-        java.util.Set<String> named = new java.util.HashSet<>(declaredOutputs());
+        Set<String> named = new HashSet<>(declaredOutputs());
         node.path("required").forEach(r -> named.add(r.asText()));
-        com.fasterxml.jackson.databind.node.ObjectNode part =
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode part = JsonNodeFactory.instance.objectNode();
         outputs.properties().forEach(e -> {
             if (named.contains(e.getKey())) {
                 part.set(e.getKey(), e.getValue());

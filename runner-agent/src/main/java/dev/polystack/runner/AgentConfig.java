@@ -131,7 +131,7 @@ public record AgentConfig(
                 tofuEnvironment.put(name.substring(TOFU_ENV_PREFIX.length()), value);
             }
         });
-        for (String name : java.util.List.copyOf(values.keySet())) {
+        for (String name : List.copyOf(values.keySet())) {
             if (name.startsWith("tofu-env.")) {
                 tofuEnvironment.put(name.substring("tofu-env.".length()), values.remove(name));
             }

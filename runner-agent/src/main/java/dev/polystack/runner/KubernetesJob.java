@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
@@ -39,6 +40,7 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -232,7 +234,7 @@ public final class KubernetesJob extends JobSupervisor {
                     }
                 }
                 if (waiting.equals("no pod was created")) {
-                    waiting = "the pod is " + (phase == null ? "pending" : phase.toLowerCase(java.util.Locale.ROOT));
+                    waiting = "the pod is " + (phase == null ? "pending" : phase.toLowerCase(Locale.ROOT));
                 }
             }
             Thread.sleep(1000);
@@ -392,7 +394,7 @@ public final class KubernetesJob extends JobSupervisor {
                 .withLabels(labels)
                 .withAnnotations(annotations)
                 .endMetadata()
-                .withSpec(new io.fabric8.kubernetes.api.model.PodSpecBuilder(spec)
+                .withSpec(new PodSpecBuilder(spec)
                         .withRestartPolicy("Never")
                         .withContainers(containers)
                         .withVolumes(volumes)

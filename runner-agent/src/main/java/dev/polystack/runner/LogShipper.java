@@ -3,6 +3,7 @@ package dev.polystack.runner;
 import dev.polystack.runner.protocol.LogBatch;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -62,7 +63,7 @@ public final class LogShipper implements LineSink, AutoCloseable {
     /** Adds a line of the agent's own. */
     @Override
     public void note(String message) {
-        add(new LogBatch.Line(java.time.Instant.now(), "info", "agent", message));
+        add(new LogBatch.Line(Instant.now(), "info", "agent", message));
     }
 
     private void add(LogBatch.Line line) {

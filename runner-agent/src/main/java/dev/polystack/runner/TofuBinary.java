@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -138,7 +139,7 @@ public record TofuBinary(String path, String product, String version) {
                     "tofu-version-stderr");
             errors.start();
             String stdout = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AgentConfig.ConfigException(
                         "`" + String.join(" ", command) + "` did not end within " + TIMEOUT.toSeconds() + " s");

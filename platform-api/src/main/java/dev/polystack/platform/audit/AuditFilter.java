@@ -18,6 +18,7 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 import java.lang.reflect.Method;
 import java.net.URI;
+import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 
@@ -125,7 +126,7 @@ public class AuditFilter {
     private static String action(ResourceInfo resource, String method) {
         Method target = resource == null ? null : resource.getResourceMethod();
         if (target == null) {
-            return method.toLowerCase(java.util.Locale.ROOT);
+            return method.toLowerCase(Locale.ROOT);
         }
         Operation operation = target.getAnnotation(Operation.class);
         return operation != null && !operation.operationId().isBlank() ? operation.operationId() : target.getName();

@@ -7,6 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
 
 /**
  * The embedded default database: real PostgreSQL binaries (from Maven Central) started on a loopback
@@ -25,7 +29,7 @@ final class EmbeddedDatabase implements AutoCloseable {
     private static final java.util.logging.Logger ZONKY = java.util.logging.Logger.getLogger("io.zonky");
 
     static {
-        ZONKY.setLevel(java.util.logging.Level.WARNING);
+        ZONKY.setLevel(Level.WARNING);
     }
 
     private final EmbeddedPostgres postgres;
@@ -87,10 +91,10 @@ final class EmbeddedDatabase implements AutoCloseable {
                     .inheritIO()
                     .start()
                     .waitFor();
-            orphan.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            orphan.get().onExit().get(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (IOException | ExecutionException | TimeoutException e) {
             LOG.warnf(
                     "Could not stop the PostgreSQL of the previous run (pid %d): %s; killing it", pid, e.getMessage());
             orphan.get().destroyForcibly();

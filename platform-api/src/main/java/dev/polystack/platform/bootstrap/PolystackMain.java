@@ -1,6 +1,7 @@
 package dev.polystack.platform.bootstrap;
 
 import dev.polystack.platform.common.web.RouterProblems;
+import dev.polystack.platform.crypto.KeyRotationCommand;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -34,7 +35,7 @@ public final class PolystackMain {
                 // a one-off command: no port of its own, no background work
                 System.setProperty("quarkus.http.port", "0");
                 System.setProperty("quarkus.scheduler.enabled", "false");
-                Quarkus.run(dev.polystack.platform.crypto.KeyRotationCommand.class, args);
+                Quarkus.run(KeyRotationCommand.class, args);
             } else {
                 Quarkus.run(args);
             }

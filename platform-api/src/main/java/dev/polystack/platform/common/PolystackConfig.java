@@ -5,6 +5,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Polystack's own settings; each key is also an environment variable ({@code POLYSTACK_DATA_DIR}, ...). */
@@ -135,7 +137,7 @@ public interface PolystackConfig {
          * behaviour. Heap free ratios given on the command line win.
          */
         @WithDefault("20s")
-        java.time.Duration idleGcInterval();
+        Duration idleGcInterval();
     }
 
     /** The quotas of an organization whose administrator set none ({@code POLYSTACK_QUOTAS_PROJECTS}, ...). */
@@ -182,7 +184,7 @@ public interface PolystackConfig {
         Optional<String> key();
 
         /** Keys in use before rotations, oldest first, so that old values still open. */
-        Optional<java.util.List<String>> previousKeys();
+        Optional<List<String>> previousKeys();
 
         /** Id of the current key (1-255); bump it at every rotation. */
         @WithDefault("1")

@@ -4,6 +4,7 @@ import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class SecretBox {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, keys.get(currentKeyId), new GCMParameterSpec(TAG_BITS, nonce));
-            cipher.updateAAD(associatedData.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             byte[] ciphertext = cipher.doFinal(plaintext);
             return ByteBuffer.allocate(2 + NONCE_BYTES + ciphertext.length)
                     .put(FORMAT)
@@ -62,7 +63,7 @@ public final class SecretBox {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 2, NONCE_BYTES));
-            cipher.updateAAD(associatedData.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
             return cipher.doFinal(sealed, 2 + NONCE_BYTES, sealed.length - 2 - NONCE_BYTES);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("a sealed value could not be opened: wrong key or tampered data");

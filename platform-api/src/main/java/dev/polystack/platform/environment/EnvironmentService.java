@@ -11,8 +11,10 @@ import dev.polystack.platform.project.ProjectService;
 import dev.polystack.platform.quota.Quota;
 import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.matching.EnvironmentContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -158,9 +160,7 @@ public class EnvironmentService {
 
     /** Locks the environment's row until the transaction ends: deployments of one environment go one at a time. */
     public void lock(UUID environmentId) {
-        environments
-                .getEntityManager()
-                .find(Environment.class, environmentId, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        environments.getEntityManager().find(Environment.class, environmentId, LockModeType.PESSIMISTIC_WRITE);
     }
 
     public void moveTo(UUID environmentId, EnvironmentStatus status) {
@@ -184,8 +184,8 @@ public class EnvironmentService {
     /** The ids and names of an environment, and its status. */
     public record EnvironmentRef(
             UUID id, UUID orgId, String org, String project, String env, String envType, EnvironmentStatus status) {
-        public dev.polystack.rules.matching.EnvironmentContext context() {
-            return new dev.polystack.rules.matching.EnvironmentContext(org, project, env, envType);
+        public EnvironmentContext context() {
+            return new EnvironmentContext(org, project, env, envType);
         }
 
         public String path() {

@@ -1,6 +1,7 @@
 package dev.polystack.platform.environment;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import jakarta.persistence.AttributeConverter;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -38,7 +39,7 @@ public enum EnvironmentStatus {
 
     /** Stores the wire name, as the CHECK constraint expects. */
     @jakarta.persistence.Converter
-    public static class Converter implements jakarta.persistence.AttributeConverter<EnvironmentStatus, String> {
+    public static class Converter implements AttributeConverter<EnvironmentStatus, String> {
         @Override
         public String convertToDatabaseColumn(EnvironmentStatus status) {
             return status.wireName;

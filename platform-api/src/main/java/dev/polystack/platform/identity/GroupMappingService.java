@@ -1,5 +1,6 @@
 package dev.polystack.platform.identity;
 
+import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.security.OrgScope;
 import dev.polystack.platform.security.Role;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,9 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Per organization: which OIDC groups make a user a member, and with which role. */
 @ApplicationScoped
@@ -49,12 +52,11 @@ public class GroupMappingService {
                 .createNativeQuery("delete from oidc_group_mapping where org_id = ?1")
                 .setParameter(1, scope.orgId())
                 .executeUpdate();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (GroupMapping mapping : mappings.mappings()) {
             String group = mapping.group().startsWith("/") ? mapping.group().substring(1) : mapping.group();
             if (!seen.add(group)) {
-                throw dev.polystack.platform.common.problem.PlatformException.invalid(
-                        "/mappings", "group `" + group + "` is mapped twice");
+                throw PlatformException.invalid("/mappings", "group `" + group + "` is mapped twice");
             }
             entityManager
                     .createNativeQuery("insert into oidc_group_mapping (org_id, group_name, role) values (?1, ?2, ?3)")

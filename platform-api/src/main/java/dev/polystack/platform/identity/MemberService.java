@@ -13,7 +13,10 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -58,7 +61,7 @@ public class MemberService {
     /** The organizations a principal belongs to, by id. */
     @Transactional
     public Map<UUID, Role> organizationsOf(UUID principalId) {
-        Map<UUID, Role> result = new java.util.HashMap<>();
+        Map<UUID, Role> result = new HashMap<>();
         for (Membership m : memberships.ofPrincipal(principalId)) {
             result.put(m.orgId(), m.role());
         }
@@ -73,7 +76,7 @@ public class MemberService {
                 .toList());
         List<MembershipView> views = memberships.ofPrincipal(caller.principalId()).stream()
                 .map(m -> new MembershipView(slugs.get(m.orgId()), m.role()))
-                .sorted(java.util.Comparator.comparing(MembershipView::org))
+                .sorted(Comparator.comparing(MembershipView::org))
                 .toList();
         return new MeView(
                 caller.name(),
@@ -90,7 +93,7 @@ public class MemberService {
         return Page.of(
                 rows,
                 limit,
-                row -> ((Principal) row[1]).username().toLowerCase(java.util.Locale.ROOT),
+                row -> ((Principal) row[1]).username().toLowerCase(Locale.ROOT),
                 row -> MemberView.of((Membership) row[0], (Principal) row[1]));
     }
 

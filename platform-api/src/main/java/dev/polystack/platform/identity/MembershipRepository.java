@@ -1,5 +1,6 @@
 package dev.polystack.platform.identity;
 
+import dev.polystack.platform.security.Role;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -19,7 +20,7 @@ class MembershipRepository implements PanacheRepositoryBase<Membership, UUID> {
     }
 
     long owners(UUID orgId) {
-        return count("orgId = ?1 and role = ?2", orgId, dev.polystack.platform.security.Role.OWNER);
+        return count("orgId = ?1 and role = ?2", orgId, Role.OWNER);
     }
 
     /** Memberships of users (not service users) in an organization, ordered by username. */

@@ -7,14 +7,17 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -72,7 +75,7 @@ public class OidcSignIn {
         }
         return base + "-"
                 + HexFormat.of()
-                        .formatHex(claims.subject().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .formatHex(claims.subject().getBytes(StandardCharsets.UTF_8))
                         .substring(0, 6);
     }
 
@@ -83,7 +86,7 @@ public class OidcSignIn {
                 .createNativeQuery("select org_id, group_name, role from oidc_group_mapping")
                 .getResultList();
         Map<UUID, Role> wanted = new HashMap<>();
-        java.util.Set<UUID> mappedOrgs = new java.util.HashSet<>();
+        Set<UUID> mappedOrgs = new HashSet<>();
         for (Object[] mapping : mappings) {
             UUID org = (UUID) mapping[0];
             mappedOrgs.add(org);

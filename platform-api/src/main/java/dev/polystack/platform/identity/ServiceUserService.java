@@ -12,6 +12,8 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
 
 /** Service users and their tokens. A deleted service user's tokens stop working at once. */
 @ApplicationScoped
@@ -64,7 +66,7 @@ public class ServiceUserService {
         if (request.role() != membership.role()) {
             membership.changeRole(request.role(), clock.instant());
         }
-        if (!java.util.Objects.equals(request.description(), principal.description())) {
+        if (!Objects.equals(request.description(), principal.description())) {
             principal.describe(request.description(), clock.instant());
         }
         principals.flush();
@@ -95,7 +97,7 @@ public class ServiceUserService {
     }
 
     @Transactional
-    public TokenView revokeToken(OrgScope scope, String id, java.util.UUID tokenId) {
+    public TokenView revokeToken(OrgScope scope, String id, UUID tokenId) {
         return tokens.revoke(find(scope, id).id(), tokenId);
     }
 

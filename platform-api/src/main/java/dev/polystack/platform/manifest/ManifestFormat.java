@@ -2,6 +2,8 @@ package dev.polystack.platform.manifest;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import java.util.Locale;
+
 /** How a manifest was written. */
 public enum ManifestFormat {
     YAML("yaml"),
@@ -24,6 +26,6 @@ public enum ManifestFormat {
 
     /** JSON for JSON media types, YAML for everything else (YAML reads JSON too). */
     public static ManifestFormat ofMediaType(String mediaType) {
-        return mediaType != null && mediaType.toLowerCase(java.util.Locale.ROOT).contains("json") ? JSON : YAML;
+        return mediaType != null && mediaType.toLowerCase(Locale.ROOT).contains("json") ? JSON : YAML;
     }
 }

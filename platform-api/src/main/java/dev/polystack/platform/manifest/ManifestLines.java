@@ -3,6 +3,7 @@ package dev.polystack.platform.manifest;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.polystack.rules.manifest.ManifestParser;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -19,7 +20,7 @@ final class ManifestLines {
     private final Map<String, Integer> lines = new HashMap<>();
 
     ManifestLines(String content) {
-        if (content != null && dev.polystack.rules.manifest.ManifestParser.firstLongLine(content) > 0) {
+        if (content != null && ManifestParser.firstLongLine(content) > 0) {
             // too long a line for the YAML reader (see MAX_YAML_LINE): the problem itself says which line
             return;
         }

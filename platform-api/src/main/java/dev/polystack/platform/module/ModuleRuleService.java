@@ -13,6 +13,9 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 @ApplicationScoped
@@ -108,8 +111,8 @@ public class ModuleRuleService {
     }
 
     /** The organization's module rules, as the rules engine needs them. */
-    public java.util.List<dev.polystack.rules.matching.ModuleRule> engineRules(UUID orgId) {
-        java.util.Map<UUID, String[]> modulesById = new java.util.HashMap<>();
+    public List<dev.polystack.rules.matching.ModuleRule> engineRules(UUID orgId) {
+        Map<UUID, String[]> modulesById = new HashMap<>();
         return rules.all(orgId).stream()
                 .map(rule -> {
                     String[] module = modulesById.computeIfAbsent(rule.moduleId(), id -> modules.slugAndType(id));

@@ -1,5 +1,7 @@
 package dev.polystack.platform.module;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.Management;
@@ -9,6 +11,7 @@ import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
+import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.provider.ProviderService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.security.OrgScope;
@@ -19,13 +22,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /** Modules and their immutable versions: every change makes a new version. */
 @ApplicationScoped
@@ -50,7 +56,7 @@ public class ModuleService {
     ObjectMapper json;
 
     @Inject
-    dev.polystack.platform.crypto.SecretBox secretBox;
+    SecretBox secretBox;
 
     /** Marker that keeps a secret value unchanged on update. */
     static final String SECRET_KEPT = "***";
@@ -223,7 +229,7 @@ public class ModuleService {
     }
 
     /** A module version read for a claim. */
-    public record RunnableVersion(ModuleRun run, java.util.function.Supplier<Map<String, String>> secretInputs) {}
+    public record RunnableVersion(ModuleRun run, Supplier<Map<String, String>> secretInputs) {}
 
     private ModuleRun run(ModuleVersion v) {
         ModuleDefinition d = v.definition();
@@ -293,7 +299,7 @@ public class ModuleService {
         JsonNode inputs = tree(request.moduleInputs());
         TemplateChecks.check(inputs, "module_inputs", Usage.MODULE_INPUT, dependencyTypes);
         if (request.moduleParams() != null) {
-            for (String param : new java.util.TreeSet<>(request.moduleParams().keySet())) {
+            for (String param : new TreeSet<>(request.moduleParams().keySet())) {
                 if (inputs.has(param)) {
                     throw PlatformException.invalid(
                             "/module_params/" + param,
@@ -347,7 +353,7 @@ public class ModuleService {
         }
         try {
             return secretBox.seal(json.writeValueAsBytes(secrets), ModuleVersion.secretBinding(versionId));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -359,8 +365,8 @@ public class ModuleService {
         try {
             return json.readValue(
                     secretBox.open(version.sealedSecretInputs(), ModuleVersion.secretBinding(version.id())),
-                    new com.fasterxml.jackson.core.type.TypeReference<TreeMap<String, String>>() {});
-        } catch (java.io.IOException e) {
+                    new TypeReference<TreeMap<String, String>>() {});
+        } catch (IOException e) {
             throw new IllegalStateException("sealed secret inputs are not a JSON object");
         }
     }

@@ -2,6 +2,7 @@ package dev.polystack.platform.module;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.jpa.HibernateHints;
 
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +26,7 @@ class ModuleVersionRepository implements PanacheRepositoryBase<ModuleVersion, UU
                         orgId,
                         slug,
                         number)
-                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .withHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .firstResultOptional();
     }
 

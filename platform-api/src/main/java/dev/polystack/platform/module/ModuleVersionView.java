@@ -3,6 +3,7 @@ package dev.polystack.platform.module;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
+import java.util.Map;
 
 /** One immutable version of a module. */
 public record ModuleVersionView(
@@ -15,6 +16,6 @@ public record ModuleVersionView(
         JsonNode moduleInputs,
         JsonNode providerMapping,
         JsonNode dependencies,
-        java.util.Map<String, String> secretInputs,
+        Map<String, String> secretInputs,
         ModuleInterfaceView moduleInterface,
         Instant createdAt) {}

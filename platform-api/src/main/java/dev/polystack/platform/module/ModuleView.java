@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
+import java.util.Map;
 
 /** A module as of its latest version; {@code version} is that version's number and the ETag. */
 public record ModuleView(
@@ -18,7 +19,7 @@ public record ModuleView(
         JsonNode dependencies,
 
         @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
-        java.util.Map<String, String> secretInputs,
+        Map<String, String> secretInputs,
 
         ModuleInterfaceView moduleInterface,
         String managedBy,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.TemplateChecks;
@@ -22,6 +23,7 @@ import jakarta.transaction.Transactional;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -107,14 +109,10 @@ public class ProviderService {
     }
 
     /** The providers of an organization with their (non-secret) configuration, as the rules engine needs them. */
-    public java.util.List<ProviderSpec> specs(UUID orgId) {
+    public List<ProviderSpec> specs(UUID orgId) {
         return providers.list("orgId", orgId).stream()
                 .map(p -> new ProviderSpec(
-                        p.providerType(),
-                        p.slug(),
-                        p.source(),
-                        p.versionConstraint(),
-                        (com.fasterxml.jackson.databind.node.ObjectNode) p.configuration()))
+                        p.providerType(), p.slug(), p.source(), p.versionConstraint(), (ObjectNode) p.configuration()))
                 .toList();
     }
 

@@ -12,6 +12,7 @@ import org.hibernate.type.SqlTypes;
 import org.hibernate.type.descriptor.java.Immutability;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -165,7 +166,7 @@ public class ActiveResource {
         return tofuResources.deepCopy();
     }
 
-    public java.util.List<ResourceDependency> dependencies() {
+    public List<ResourceDependency> dependencies() {
         return ResourceDependency.read(dependencies);
     }
 

@@ -3,6 +3,7 @@ package dev.polystack.platform.resource;
 import dev.polystack.rules.ResourceIdentity;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.jpa.HibernateHints;
 
 import java.util.List;
 import java.util.Optional;
@@ -38,7 +39,7 @@ class ActiveResourceRepository implements PanacheRepositoryBase<ActiveResource, 
                         identity.type(),
                         identity.resourceClass(),
                         identity.id())
-                .withHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .withHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .firstResultOptional();
     }
 }

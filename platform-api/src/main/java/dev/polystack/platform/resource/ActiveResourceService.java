@@ -10,20 +10,26 @@ import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.Outputs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.hibernate.jpa.HibernateHints;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** The resources environments currently have. Called by the deployment engine inside its transactions. */
 @ApplicationScoped
@@ -76,7 +82,7 @@ public class ActiveResourceService {
                          from active_resource r left join runner ru on ru.id = r.runner_id
                         where r.environment_id = ?1 order by r.res_id, r.res_type, r.res_class""")
                 .setParameter(1, environmentId)
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .getResultList();
         List<GraphRow> graph = new ArrayList<>(rows.size());
         try {
@@ -111,10 +117,10 @@ public class ActiveResourceService {
         if (value instanceof Instant instant) {
             return instant;
         }
-        if (value instanceof java.time.OffsetDateTime offset) {
+        if (value instanceof OffsetDateTime offset) {
             return offset.toInstant();
         }
-        return ((java.sql.Timestamp) value).toInstant();
+        return ((Timestamp) value).toInstant();
     }
 
     /** For an advance, which holds many nodes: see {@link ActiveResourceRepository#findWithoutFlush}. */
@@ -144,7 +150,7 @@ public class ActiveResourceService {
      * Outputs looked up one resource at a time, as a resolution asks for them (null for a resource that
      * is not provisioned): a node reads its few dependencies, not the whole environment.
      */
-    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId) {
+    public Function<ResourceIdentity, Outputs> outputsLookup(UUID environmentId) {
         return outputsLookup(environmentId, List.of());
     }
 
@@ -152,12 +158,12 @@ public class ActiveResourceService {
      * The same for a node's references, read at once in one statement; a resource not among them is looked up
      * on its own. A resource that is not active has no outputs (null).
      */
-    public java.util.function.Function<ResourceIdentity, Outputs> outputsLookup(
-            UUID environmentId, java.util.Collection<ResourceIdentity> referenced) {
-        Map<ResourceIdentity, java.util.Optional<Outputs>> seen = new HashMap<>();
-        List<ResourceIdentity> identities = List.copyOf(new java.util.LinkedHashSet<>(referenced));
+    public Function<ResourceIdentity, Outputs> outputsLookup(
+            UUID environmentId, Collection<ResourceIdentity> referenced) {
+        Map<ResourceIdentity, Optional<Outputs>> seen = new HashMap<>();
+        List<ResourceIdentity> identities = List.copyOf(new LinkedHashSet<>(referenced));
         if (!identities.isEmpty()) {
-            identities.forEach(identity -> seen.put(identity, java.util.Optional.empty()));
+            identities.forEach(identity -> seen.put(identity, Optional.empty()));
             StringBuilder sql =
                     new StringBuilder("select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text)"
                             + " from active_resource where environment_id = ?1 and (");
@@ -176,7 +182,7 @@ public class ActiveResourceService {
                     .getEntityManager()
                     .createNativeQuery(sql.append(')').toString())
                     .setParameter(1, environmentId)
-                    .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT");
+                    .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT");
             for (int i = 0; i < identities.size(); i++) {
                 ResourceIdentity identity = identities.get(i);
                 query.setParameter(2 + 3 * i, identity.type())
@@ -187,8 +193,7 @@ public class ActiveResourceService {
             List<Object[]> rows = query.getResultList();
             for (Object[] row : rows) {
                 ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
-                seen.put(identity, java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String)
-                        row[4])));
+                seen.put(identity, Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String) row[4])));
             }
         }
         return identity -> seen.computeIfAbsent(identity, id -> outputsOf(environmentId, id))
@@ -200,7 +205,7 @@ public class ActiveResourceService {
      * Nothing is flushed first: active resources change only in job results and environment deletions,
      * each in a transaction of its own, never in one that resolves.
      */
-    private java.util.Optional<Outputs> outputsOf(UUID environmentId, ResourceIdentity identity) {
+    private Optional<Outputs> outputsOf(UUID environmentId, ResourceIdentity identity) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = resources
                 .getEntityManager()
@@ -210,13 +215,13 @@ public class ActiveResourceService {
                 .setParameter(2, identity.type())
                 .setParameter(3, identity.resourceClass())
                 .setParameter(4, identity.id())
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .getResultList();
         if (rows.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Object[] row = rows.get(0);
-        return java.util.Optional.of(outputs(environmentId, identity, (byte[]) row[0], (String) row[1]));
+        return Optional.of(outputs(environmentId, identity, (byte[]) row[0], (String) row[1]));
     }
 
     private Outputs outputs(UUID environmentId, ResourceIdentity identity, byte[] sealed, String sensitiveNames) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.rules.ResourceIdentity;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -27,5 +28,5 @@ public record Provisioned(
         ObjectNode outputs,
         JsonNode sensitiveOutputs,
         JsonNode tofuResources,
-        java.util.List<ResourceDependency> dependencies,
+        List<ResourceDependency> dependencies,
         UUID deploymentId) {}

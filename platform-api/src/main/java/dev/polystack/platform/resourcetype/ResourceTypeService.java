@@ -19,8 +19,10 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 @ApplicationScoped
 public class ResourceTypeService {
@@ -133,7 +135,7 @@ public class ResourceTypeService {
      * schema, and checking it against the meta-schema and compiling it each time was a few milliseconds.
      * Keyed by the schema's text, so an edited schema is a new entry; bounded.
      */
-    private final java.util.Map<String, OutputSchema> compiledSchemas = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, OutputSchema> compiledSchemas = new ConcurrentHashMap<>();
 
     private OutputSchema compiled(JsonNode schema) {
         String key = schema.toString();

@@ -1,5 +1,6 @@
 package dev.polystack.platform.runner;
 
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -45,7 +46,7 @@ public final class RunnerKeys {
 
     /** The canonical PEM form of a key: 64-character lines, trailing newline. */
     public static String toPem(PublicKey key) {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                 .encodeToString(key.getEncoded());
         return BEGIN + "\n" + body + "\n" + END + "\n";
     }

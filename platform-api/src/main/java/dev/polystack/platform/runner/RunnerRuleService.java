@@ -14,6 +14,7 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.UUID;
 
 @ApplicationScoped
@@ -113,7 +114,7 @@ public class RunnerRuleService {
     }
 
     /** The organization's runner rules, as the rules engine needs them. */
-    public java.util.List<dev.polystack.rules.matching.RunnerRule> engineRules(UUID orgId) {
+    public List<dev.polystack.rules.matching.RunnerRule> engineRules(UUID orgId) {
         return rules.list("orgId", orgId).stream()
                 .map(rule -> {
                     EnvironmentService.TargetNames target = environments.namesOf(

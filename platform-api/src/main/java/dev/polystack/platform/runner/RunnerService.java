@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.hibernate.jpa.HibernateHints;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -117,7 +118,7 @@ public class RunnerService {
                 .setParameter(1, runnerId)
                 .setParameter(2, now)
                 .setParameter(3, now.minus(seenResolution()))
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .executeUpdate();
     }
 
@@ -133,7 +134,7 @@ public class RunnerService {
                 .setParameter(1, runnerId)
                 .setParameter(2, now)
                 .setParameter(3, now.minus(seenResolution()))
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .executeUpdate();
     }
 

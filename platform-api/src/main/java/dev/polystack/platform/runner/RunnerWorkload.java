@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -62,7 +63,7 @@ public class RunnerWorkload {
         if (value instanceof OffsetDateTime time) {
             return time.toInstant();
         }
-        if (value instanceof java.sql.Timestamp timestamp) {
+        if (value instanceof Timestamp timestamp) {
             return timestamp.toInstant();
         }
         return null;

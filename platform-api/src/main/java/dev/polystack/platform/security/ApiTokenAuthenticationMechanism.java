@@ -9,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Optional;
 import java.util.Set;
 
 /** Reads {@code Authorization: Bearer pst_...} and hands the token to {@link ApiTokenIdentityProvider}. */
@@ -23,7 +24,7 @@ public class ApiTokenAuthenticationMechanism implements HttpAuthenticationMechan
         if (token == null
                 || !token.startsWith(PREFIX)
                 || context.request().path().startsWith("/api/runner/")) {
-            return Uni.createFrom().optional(java.util.Optional.empty());
+            return Uni.createFrom().optional(Optional.empty());
         }
         return identityProviderManager.authenticate(new ApiTokenAuthenticationRequest(token));
     }

@@ -14,6 +14,7 @@ import dev.polystack.rules.matching.ModuleRule;
 import dev.polystack.rules.matching.RunnerMatcher;
 import dev.polystack.rules.matching.RunnerRule;
 import dev.polystack.rules.template.Placeholders;
+import dev.polystack.rules.template.Reference;
 import dev.polystack.rules.template.Segment;
 import dev.polystack.rules.template.Usage;
 
@@ -290,8 +291,7 @@ public final class GraphExpander {
         }
 
         /** A reference must name an output that the target's resource type declares, with a path that fits its shape. */
-        private void checkOutput(
-                dev.polystack.rules.template.Reference reference, ResourceIdentity target, String path) {
+        private void checkOutput(Reference reference, ResourceIdentity target, String path) {
             ResourceTypeSpec type = catalog.resourceTypes().get(target.type());
             if (type == null) {
                 return;

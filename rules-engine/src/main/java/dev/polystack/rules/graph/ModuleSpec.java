@@ -3,6 +3,7 @@ package dev.polystack.rules.graph;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -28,8 +29,7 @@ public record ModuleSpec(
         params = Map.copyOf(params == null ? Map.of() : params);
         inputs = inputs == null ? JsonNodeFactory.instance.objectNode() : inputs.deepCopy();
         providerMapping = Map.copyOf(providerMapping == null ? Map.of() : providerMapping);
-        dependencies =
-                java.util.Collections.unmodifiableMap(new TreeMap<>(dependencies == null ? Map.of() : dependencies));
+        dependencies = Collections.unmodifiableMap(new TreeMap<>(dependencies == null ? Map.of() : dependencies));
     }
 
     @Override

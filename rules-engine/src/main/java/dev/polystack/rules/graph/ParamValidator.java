@@ -9,6 +9,8 @@ import dev.polystack.rules.template.TemplateException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Checks params against a module's params: each known, each required one given, each of its type.
@@ -32,8 +34,7 @@ public final class ParamValidator {
                                         ? "no params"
                                         : String.join(
                                                 ", ",
-                                                new java.util.TreeSet<>(
-                                                        module.params().keySet())))));
+                                                new TreeSet<>(module.params().keySet())))));
                 continue;
             }
             JsonNode value = param.getValue();
@@ -44,7 +45,7 @@ public final class ParamValidator {
                 problems.add(new Problem(paramPath, "expected " + spec.type().describe() + ", got " + describe(value)));
             }
         }
-        for (Map.Entry<String, ParamSpec> spec : new java.util.TreeMap<>(module.params()).entrySet()) {
+        for (Map.Entry<String, ParamSpec> spec : new TreeMap<>(module.params()).entrySet()) {
             if (!spec.getValue().optional() && !params.has(spec.getKey())) {
                 problems.add(new Problem(
                         path + "." + spec.getKey(),

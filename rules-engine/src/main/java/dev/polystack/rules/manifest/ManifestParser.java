@@ -2,6 +2,7 @@ package dev.polystack.rules.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
@@ -181,7 +182,7 @@ public final class ManifestParser {
         }
 
         @Override
-        public boolean nextFieldName(com.fasterxml.jackson.core.SerializableString expected) throws IOException {
+        public boolean nextFieldName(SerializableString expected) throws IOException {
             return checked(yaml.nextFieldName(expected));
         }
 
@@ -349,7 +350,7 @@ public final class ManifestParser {
 
     /** Declarations of one identity must agree on their params. */
     private static void checkIdentities(Manifest manifest, List<Problem> problems) {
-        Map<dev.polystack.rules.ResourceIdentity, ResourceRequest> first = new HashMap<>();
+        Map<ResourceIdentity, ResourceRequest> first = new HashMap<>();
         for (ResourceRequest request : manifest.requests()) {
             ResourceRequest earlier = first.putIfAbsent(request.identity(), request);
             if (earlier != null && !earlier.params().equals(request.params())) {

@@ -1,5 +1,6 @@
 package dev.polystack.rules.module;
 
+import java.math.BigDecimal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -51,7 +52,7 @@ public final class HclSyntax {
                 return null;
             }
             if (text.matches("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?")) {
-                return new java.math.BigDecimal(text);
+                return new BigDecimal(text);
             }
             if (text.length() >= 2
                     && text.startsWith("\"")

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -150,7 +151,7 @@ public record ModuleInterface(Map<String, Variable> variables, Map<String, Outpu
                     block.column(),
                     "Invalid variable name: `" + name + "` is reserved (it means"
                             + " something else in a module block); reserved are "
-                            + String.join(", ", new java.util.TreeSet<>(RESERVED_VARIABLE_NAMES))));
+                            + String.join(", ", new TreeSet<>(RESERVED_VARIABLE_NAMES))));
             return;
         }
         for (HclSyntax.Attribute attribute : block.body().attributes()) {
@@ -159,7 +160,7 @@ public record ModuleInterface(Map<String, Variable> variables, Map<String, Outpu
                         attribute.line(),
                         attribute.column(),
                         "Unsupported argument: a variable has no `" + attribute.name() + "`; it takes "
-                                + String.join(", ", new java.util.TreeSet<>(VARIABLE_ARGUMENTS))));
+                                + String.join(", ", new TreeSet<>(VARIABLE_ARGUMENTS))));
             }
         }
         HclSyntax.Attribute type = block.body().attribute("type");
@@ -184,7 +185,7 @@ public record ModuleInterface(Map<String, Variable> variables, Map<String, Outpu
                         attribute.line(),
                         attribute.column(),
                         "Unsupported argument: an output has no `" + attribute.name() + "`; it takes "
-                                + String.join(", ", new java.util.TreeSet<>(OUTPUT_ARGUMENTS))));
+                                + String.join(", ", new TreeSet<>(OUTPUT_ARGUMENTS))));
             }
         }
         if (block.body().attribute("value") == null) {

@@ -4,6 +4,7 @@ import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 
 import java.util.List;
@@ -89,7 +90,7 @@ public class ProblemResponsesFilter implements OASFilter {
         }
     }
 
-    private static org.eclipse.microprofile.openapi.models.media.Content problemContent() {
+    private static Content problemContent() {
         return OASFactory.createContent()
                 .addMediaType(
                         ProblemDetail.MEDIA_TYPE,

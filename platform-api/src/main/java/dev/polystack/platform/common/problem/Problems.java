@@ -2,6 +2,8 @@ package dev.polystack.platform.common.problem;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.Json;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.core.Response;
 import org.hibernate.StaleStateException;
@@ -9,6 +11,7 @@ import org.hibernate.exception.JDBCConnectionException;
 
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -53,11 +56,11 @@ public final class Problems {
      * Answers with a problem below the REST layer (Vert.x routes: body limit, malformed URIs); the same
      * body as {@link #response}.
      */
-    public static void write(io.vertx.ext.web.RoutingContext context, ProblemType type, String detail) {
+    public static void write(RoutingContext context, ProblemType type, String detail) {
         if (context.response().ended() || context.response().headWritten()) {
             return;
         }
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri().toString());
         body.put("title", type.title());
         body.put("status", type.status());
@@ -67,7 +70,7 @@ public final class Problems {
         context.response()
                 .setStatusCode(type.status())
                 .putHeader("Content-Type", ProblemDetail.MEDIA_TYPE)
-                .end(io.vertx.core.json.Json.encode(body));
+                .end(Json.encode(body));
     }
 
     public static String requestId(HttpServerRequest request) {

@@ -5,6 +5,7 @@ import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import org.hibernate.jpa.HibernateHints;
 
 import java.time.Instant;
 import java.util.List;
@@ -37,7 +38,7 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                         from Deployment d, Environment e, Project p, Organization o, EnvType t
                         where d.id = ?1 and e.id = d.environmentId and p.id = e.projectId and o.id = e.orgId and t.id = e.envTypeId""", Object[].class)
                 .setParameter(1, deploymentId)
-                .setHint(org.hibernate.jpa.HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .getSingleResult();
         return new EnvironmentRef(
                 (UUID) row[0],
