@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The kubernetes-job executor against the fabric8 mock API server (CRUD mode): the test plays the kubelet,
  * creating the Job's pod, its status and its log; a recording control plane stands for the real one.
  */
+// not in the fast unit lane (-Punit): it starts the fabric8 mock Kubernetes API server
+@Tag("slow")
 @EnableKubernetesMockClient(crud = true)
 class KubernetesJobTest {
 

@@ -1,5 +1,6 @@
 package dev.polystack.rules.module;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * would stop a platform engineer for nothing. What it refuses is mostly refused here too (the reader
  * scans expressions rather than parsing them); the share is printed. {@code -Dhcl.cases=N} runs more.
  */
+// not in the fast unit lane (-Punit): it runs the real tofu or terraform binary over every case
+@Tag("slow")
 class HclSyntaxDifferentialTest {
 
     private static final String INSERTS = "{}[]()\"=\n#$%<>.,:?!";
