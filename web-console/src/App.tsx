@@ -75,7 +75,9 @@ function NotFound() {
   return (
     <div className="problem" role="alert">
       <strong>There is no such page</strong>
-      <p><a href="/console/">Go to the start page</a></p>
+      <p>
+        <a href="/console/">Go to the start page</a>
+      </p>
     </div>
   )
 }

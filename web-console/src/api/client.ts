@@ -57,8 +57,12 @@ export async function toProblem(response: Response | undefined, body: unknown): 
   const status = response?.status ?? 0
   if (!response) {
     const reason = body instanceof Error ? ` (${body.message})` : ''
-    return { type: 'about:blank', title: 'Polystack cannot be reached', status: 0,
-      detail: `Check your network connection and that the server is running${reason}.` }
+    return {
+      type: 'about:blank',
+      title: 'Polystack cannot be reached',
+      status: 0,
+      detail: `Check your network connection and that the server is running${reason}.`,
+    }
   }
   // not problem details (a proxy in between, or a page instead of JSON): what the answer itself says
   const text = typeof body === 'string' && body.length > 0 && body.length < 500 && !/^\s*</.test(body) ? body : undefined

@@ -15,7 +15,7 @@ export function useOrg(): OrgAccess {
   const { org = '' } = useParams()
   const { me } = useSession()
   const membership = me?.memberships?.find((m) => m.org === org)
-  const role: Role | null = me?.instance_admin ? 'owner' : membership?.role ?? null
+  const role: Role | null = me?.instance_admin ? 'owner' : (membership?.role ?? null)
   return { org, role, can: (needed) => includes(role, needed) }
 }
 

@@ -56,7 +56,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signedOut = useCallback((problem?: Problem) => {
     sessionStorage.removeItem(TOKEN_KEY)
-    configureAuth(async () => null, () => {})
+    configureAuth(
+      async () => null,
+      () => {},
+    )
     setState((s) => ({ status: 'signed-out', config: s.config, problem }))
   }, [])
 
@@ -64,23 +67,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     signedOut({ type: 'about:blank', title: 'Your session has ended', status: 401, detail: 'Sign in again to continue.' })
   }, [signedOut])
 
-  const startWithToken = useCallback(async (token: string, config: AuthConfig | undefined) => {
-    configureAuth(async () => token, expired)
-    const me = await fetchMe()
-    sessionStorage.setItem(TOKEN_KEY, token)
-    setState({ status: 'signed-in', config, me, method: 'token' })
-  }, [expired])
+  const startWithToken = useCallback(
+    async (token: string, config: AuthConfig | undefined) => {
+      configureAuth(async () => token, expired)
+      const me = await fetchMe()
+      sessionStorage.setItem(TOKEN_KEY, token)
+      setState({ status: 'signed-in', config, me, method: 'token' })
+    },
+    [expired],
+  )
 
-  const startWithOidc = useCallback(async (config: AuthConfig | undefined) => {
-    const um = manager.current
-    if (!um) return false
-    const user = await um.getUser()
-    if (!user || user.expired) return false
-    configureAuth(async () => (await um.getUser())?.access_token ?? null, expired)
-    const me = await fetchMe()
-    setState({ status: 'signed-in', config, me, method: 'oidc' })
-    return true
-  }, [expired])
+  const startWithOidc = useCallback(
+    async (config: AuthConfig | undefined) => {
+      const um = manager.current
+      if (!um) return false
+      const user = await um.getUser()
+      if (!user || user.expired) return false
+      configureAuth(async () => (await um.getUser())?.access_token ?? null, expired)
+      const me = await fetchMe()
+      setState({ status: 'signed-in', config, me, method: 'oidc' })
+      return true
+    },
+    [expired],
+  )
 
   useEffect(() => {
     let cancelled = false
@@ -115,42 +124,45 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [startWithToken, startWithOidc, signedOut])
 
-  const session = useMemo<Session>(() => ({
-    ...state,
-    async signInWithToken(token: string) {
-      try {
-        await startWithToken(token.trim(), state.config)
-        return true
-      } catch (e) {
-        signedOut(e instanceof ApiError ? e.problem : undefined)
-        return false
-      }
-    },
-    async signInWithOidc() {
-      await manager.current?.signinRedirect()
-    },
-    async completeOidcSignIn() {
-      const um = manager.current
-      if (!um) throw new Error('Sign-in with the identity provider is not configured on this server')
-      await um.signinRedirectCallback()
-      try {
-        await startWithOidc(state.config)
-      } catch (e) {
-        signedOut(e instanceof ApiError ? e.problem : undefined)
-      }
-    },
-    async signOut() {
-      const method = state.method
-      signedOut()
-      if (method === 'oidc' && manager.current) {
-        await manager.current.removeUser()
-      }
-    },
-    async refreshMe() {
-      const me = await fetchMe()
-      setState((s) => ({ ...s, me }))
-    },
-  }), [state, startWithToken, startWithOidc, signedOut])
+  const session = useMemo<Session>(
+    () => ({
+      ...state,
+      async signInWithToken(token: string) {
+        try {
+          await startWithToken(token.trim(), state.config)
+          return true
+        } catch (e) {
+          signedOut(e instanceof ApiError ? e.problem : undefined)
+          return false
+        }
+      },
+      async signInWithOidc() {
+        await manager.current?.signinRedirect()
+      },
+      async completeOidcSignIn() {
+        const um = manager.current
+        if (!um) throw new Error('Sign-in with the identity provider is not configured on this server')
+        await um.signinRedirectCallback()
+        try {
+          await startWithOidc(state.config)
+        } catch (e) {
+          signedOut(e instanceof ApiError ? e.problem : undefined)
+        }
+      },
+      async signOut() {
+        const method = state.method
+        signedOut()
+        if (method === 'oidc' && manager.current) {
+          await manager.current.removeUser()
+        }
+      },
+      async refreshMe() {
+        const me = await fetchMe()
+        setState((s) => ({ ...s, me }))
+      },
+    }),
+    [state, startWithToken, startWithOidc, signedOut],
+  )
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>
 }

@@ -15,7 +15,13 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** Shows a query's loading, error and empty states, and its data when there is some. */
-export function Async<T>({ query, what, isEmpty, empty, children }: {
+export function Async<T>({
+  query,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
   query: UseQueryResult<T>
   what?: string
   isEmpty?: (data: T) => boolean

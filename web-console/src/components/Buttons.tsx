@@ -3,7 +3,16 @@ import { Dialog } from './Dialog'
 import { ProblemMessage } from './ProblemMessage'
 
 /** A button that asks before it does something that cannot be undone. */
-export function ConfirmButton({ label, title, children, confirmLabel = label, onConfirm, danger = true, disabled, ariaLabel }: {
+export function ConfirmButton({
+  label,
+  title,
+  children,
+  confirmLabel = label,
+  onConfirm,
+  danger = true,
+  disabled,
+  ariaLabel,
+}: {
   label: string
   /** the button's accessible name when its label alone is ambiguous, e.g. "Delete rule 3" */
   ariaLabel?: string
@@ -19,26 +28,41 @@ export function ConfirmButton({ label, title, children, confirmLabel = label, on
   const [error, setError] = useState<unknown>(null)
   return (
     <>
-      <button type="button" className={danger ? 'danger' : undefined} disabled={disabled} aria-label={ariaLabel}
-        onClick={() => { setError(null); setOpen(true) }}>
+      <button
+        type="button"
+        className={danger ? 'danger' : undefined}
+        disabled={disabled}
+        aria-label={ariaLabel}
+        onClick={() => {
+          setError(null)
+          setOpen(true)
+        }}>
         {label}
       </button>
       <Dialog open={open} title={title} onClose={() => setOpen(false)}>
         <div className="dialog-body">{children}</div>
         {error != null && <ProblemMessage error={error} />}
         <footer>
-          <button type="button" onClick={() => setOpen(false)}>Keep it</button>
-          <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={async () => {
-            setBusy(true)
-            try {
-              await onConfirm()
-              setOpen(false)
-            } catch (e) {
-              setError(e)
-            } finally {
-              setBusy(false)
-            }
-          }}>{busy ? 'Working…' : confirmLabel}</button>
+          <button type="button" onClick={() => setOpen(false)}>
+            Keep it
+          </button>
+          <button
+            type="button"
+            className={danger ? 'danger' : 'primary'}
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true)
+              try {
+                await onConfirm()
+                setOpen(false)
+              } catch (e) {
+                setError(e)
+              } finally {
+                setBusy(false)
+              }
+            }}>
+            {busy ? 'Working…' : confirmLabel}
+          </button>
         </footer>
       </Dialog>
     </>
@@ -49,14 +73,18 @@ export function ConfirmButton({ label, title, children, confirmLabel = label, on
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false)
   return (
-    <button type="button" onClick={async () => {
-      try {
-        await navigator.clipboard.writeText(text)
-        setCopied(true)
-        setTimeout(() => setCopied(false), 2000)
-      } catch {
-        setCopied(false)
-      }
-    }}>{copied ? 'Copied' : label}</button>
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text)
+          setCopied(true)
+          setTimeout(() => setCopied(false), 2000)
+        } catch {
+          setCopied(false)
+        }
+      }}>
+      {copied ? 'Copied' : label}
+    </button>
   )
 }

@@ -6,7 +6,10 @@ import { CodeEditor, toDiagnostics } from './CodeEditor'
 describe('CodeEditor', () => {
   it('maps a problem to the whole of its line, clamping lines outside the text', () => {
     const doc = EditorState.create({ doc: 'a: 1\nbb: 2\nccc: 3' }).doc
-    const [second, beyond] = toDiagnostics(doc, [{ line: 2, message: 'bad' }, { line: 99, message: 'far' }])
+    const [second, beyond] = toDiagnostics(doc, [
+      { line: 2, message: 'bad' },
+      { line: 99, message: 'far' },
+    ])
     expect(doc.sliceString(second.from, second.to)).toBe('bb: 2')
     expect(second.severity).toBe('error')
     expect(doc.sliceString(beyond.from, beyond.to)).toBe('ccc: 3')

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import { EditorView, basicSetup } from 'codemirror'
 import { EditorState, type Extension } from '@codemirror/state'
 import { yaml } from '@codemirror/lang-yaml'
@@ -20,7 +20,17 @@ export function toDiagnostics(doc: EditorState['doc'], problems: LineProblem[]):
 }
 
 /** A code editor (CodeMirror) for YAML, JSON or plain text, with problems shown at their lines. */
-export function CodeEditor({ value, onChange, language = 'text', problems = [], label, readOnly, minHeight = '12rem', describedBy, invalid }: {
+export function CodeEditor({
+  value,
+  onChange,
+  language = 'text',
+  problems = [],
+  label,
+  readOnly,
+  minHeight = '12rem',
+  describedBy,
+  invalid,
+}: {
   value: string
   onChange?: (value: string) => void
   language?: 'yaml' | 'json' | 'text'
@@ -34,25 +44,24 @@ export function CodeEditor({ value, onChange, language = 'text', problems = [], 
 }) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView | null>(null)
-  const onChangeRef = useRef(onChange)
-  onChangeRef.current = onChange
-  const attributes = useRef<Record<string, string>>({})
-  attributes.current = {
-    'aria-label': label,
-    'aria-multiline': 'true',
-    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-    ...(invalid ? { 'aria-invalid': 'true' } : {}),
-  }
+  // the editor calls the latest onChange, without being created anew when it changes
+  const changed = useEffectEvent((text: string) => onChange?.(text))
 
   useEffect(() => {
+    const attributes: Record<string, string> = {
+      'aria-label': label,
+      'aria-multiline': 'true',
+      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+      ...(invalid ? { 'aria-invalid': 'true' } : {}),
+    }
     const extensions: Extension[] = [
       basicSetup,
       lintGutter(),
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of(attributes.current),
+      EditorView.contentAttributes.of(attributes),
       EditorState.readOnly.of(!!readOnly),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) onChangeRef.current?.(update.state.doc.toString())
+        if (update.docChanged) changed(update.state.doc.toString())
       }),
       EditorView.theme({ '&': { minHeight }, '.cm-scroller': { minHeight } }),
     ]

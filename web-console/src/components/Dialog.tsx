@@ -1,7 +1,13 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 
 /** A modal dialog on the native <dialog> element: focus moves in, Escape closes it. */
-export function Dialog({ open, title, onClose, children, wide }: {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  wide,
+}: {
   open: boolean
   title: string
   onClose: () => void
@@ -22,13 +28,21 @@ export function Dialog({ open, title, onClose, children, wide }: {
     }
   }, [open])
   return (
-    <dialog ref={ref} aria-labelledby={titleId} className={wide ? 'wide' : undefined}
-      onCancel={(e) => { e.preventDefault(); onClose() }}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className={wide ? 'wide' : undefined}
+      onCancel={(e) => {
+        e.preventDefault()
+        onClose()
+      }}>
       {open && (
         <>
           <header>
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>
+            <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+              ×
+            </button>
           </header>
           {children}
         </>

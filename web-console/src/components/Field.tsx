@@ -1,7 +1,12 @@
 import { useId, type ReactNode } from 'react'
 
 /** A labelled form control with its hint and its error from the API. */
-export function Field({ label, hint, error, children }: {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
   label: string
   hint?: ReactNode
   error?: string
@@ -13,8 +18,15 @@ export function Field({ label, hint, error, children }: {
     <div className={`field${error ? ' invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
-      {error ? <div className="field-error" id={`${id}-error`}>{error}</div>
-        : hint ? <div className="hint" id={`${id}-hint`}>{hint}</div> : null}
+      {error ? (
+        <div className="field-error" id={`${id}-error`}>
+          {error}
+        </div>
+      ) : hint ? (
+        <div className="hint" id={`${id}-hint`}>
+          {hint}
+        </div>
+      ) : null}
     </div>
   )
 }

@@ -22,16 +22,25 @@ export function Layout() {
   const [creatingOrg, setCreatingOrg] = useState(false)
   // at phone width the navigation folds away behind a menu button; going somewhere folds it again
   const [menuOpen, setMenuOpen] = useState(false)
-  useEffect(() => { setMenuOpen(false) }, [location.pathname])
+  const [menuPath, setMenuPath] = useState(location.pathname)
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname)
+    setMenuOpen(false)
+  }
   const orgs = useOrgs(!!session.me?.instance_admin)
-  useEffect(() => { if (org) rememberOrg(org) }, [org])
+  useEffect(() => {
+    if (org) rememberOrg(org)
+  }, [org])
 
   const choices = new Set((session.me?.memberships ?? []).map((m) => m.org!).filter(Boolean))
   for (const o of orgs.data?.items ?? []) if (o.id) choices.add(o.id)
   choices.add(org)
 
-  const develop: NavItem[] = [{ to: 'projects', label: 'Projects', visible: true }, { to: 'issues', label: 'Issues', visible: true },
-    { to: 'approvals', label: 'Approvals', visible: true }]
+  const develop: NavItem[] = [
+    { to: 'projects', label: 'Projects', visible: true },
+    { to: 'issues', label: 'Issues', visible: true },
+    { to: 'approvals', label: 'Approvals', visible: true },
+  ]
   const configure: NavItem[] = [
     { to: 'env-types', label: 'Environment types', visible: true },
     { to: 'resource-types', label: 'Resource types', visible: true },
@@ -51,54 +60,115 @@ export function Layout() {
     <div className="nav-section">
       <h2>{title}</h2>
       <ul>
-        {items.filter((i) => i.visible).map((i) => (
-          <li key={i.to}><NavLink to={`/orgs/${org}/${i.to}`}>{i.label}</NavLink></li>
-        ))}
+        {items
+          .filter((i) => i.visible)
+          .map((i) => (
+            <li key={i.to}>
+              <NavLink to={`/orgs/${org}/${i.to}`}>{i.label}</NavLink>
+            </li>
+          ))}
       </ul>
     </div>
   )
 
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <div className="topbar">
         <span className="brand">Polystack</span>
-        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav"
-          onClick={() => setMenuOpen((open) => !open)}>Menu</button>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}>
+          Menu
+        </button>
       </div>
       <nav id="main-nav" className={`sidebar${menuOpen ? ' open' : ''}`} aria-label="Main">
         <div className="brand">Polystack</div>
         <label className="org-switcher">
           <span>Organization</span>
-          <select value={org} onChange={(e) => {
-            const rest = location.pathname.split('/').slice(4).join('/')
-            const target = ['projects', 'issues', 'approvals', 'env-types', 'resource-types', 'modules', 'rules', 'providers', 'runners', 'members', 'quotas', 'webhooks', 'audit', 'tokens', 'engine']
-              .includes(location.pathname.split('/')[3] ?? '') && !rest ? location.pathname.split('/')[3] : 'projects'
-            navigate(`/orgs/${e.target.value}/${target}`)
-          }}>
-            {[...choices].sort().map((o) => <option key={o} value={o}>{o}</option>)}
+          <select
+            value={org}
+            onChange={(e) => {
+              const rest = location.pathname.split('/').slice(4).join('/')
+              const target =
+                [
+                  'projects',
+                  'issues',
+                  'approvals',
+                  'env-types',
+                  'resource-types',
+                  'modules',
+                  'rules',
+                  'providers',
+                  'runners',
+                  'members',
+                  'quotas',
+                  'webhooks',
+                  'audit',
+                  'tokens',
+                  'engine',
+                ].includes(location.pathname.split('/')[3] ?? '') && !rest
+                  ? location.pathname.split('/')[3]
+                  : 'projects'
+              navigate(`/orgs/${e.target.value}/${target}`)
+            }}>
+            {[...choices].sort().map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
           </select>
         </label>
-        {role && <div className="role-note">Your role: <strong>{ROLE_LABELS[role]}</strong>
-          {session.me?.instance_admin && <> · <button type="button" className="link" onClick={() => setCreatingOrg(true)}>New organization</button></>}
-        </div>}
+        {role && (
+          <div className="role-note">
+            Your role: <strong>{ROLE_LABELS[role]}</strong>
+            {session.me?.instance_admin && (
+              <>
+                {' '}
+                ·{' '}
+                <button type="button" className="link" onClick={() => setCreatingOrg(true)}>
+                  New organization
+                </button>
+              </>
+            )}
+          </div>
+        )}
         {section('Develop', develop)}
         {section('Configure', configure)}
         {section('Administer', administer)}
         <div className="user">
-          <div className="user-name" title={session.me?.email ?? undefined}>{session.me?.name}</div>
+          <div className="user-name" title={session.me?.email ?? undefined}>
+            {session.me?.name}
+          </div>
           <NavLink to={`/orgs/${org}/tokens`}>My API tokens</NavLink>
-          <button type="button" className="link" onClick={() => session.signOut()}>Sign out</button>
+          <button type="button" className="link" onClick={() => session.signOut()}>
+            Sign out
+          </button>
         </div>
       </nav>
       <Dialog open={creatingOrg} title="New organization" onClose={() => setCreatingOrg(false)}>
-        <OrgForm onCancel={() => setCreatingOrg(false)} onCreated={(id) => { setCreatingOrg(false); navigate(`/orgs/${id}/projects`) }} />
+        <OrgForm
+          onCancel={() => setCreatingOrg(false)}
+          onCreated={(id) => {
+            setCreatingOrg(false)
+            navigate(`/orgs/${id}/projects`)
+          }}
+        />
       </Dialog>
       <main id="main" tabIndex={-1}>
-        {role ? <Outlet /> : (
+        {role ? (
+          <Outlet />
+        ) : (
           <div className="problem" role="alert">
             <strong>You are not a member of “{org}”</strong>
-            <p>Pick another organization, or ask one of its owners to add you as <code>{session.me?.name}</code>.</p>
+            <p>
+              Pick another organization, or ask one of its owners to add you as <code>{session.me?.name}</code>.
+            </p>
           </div>
         )}
       </main>
@@ -108,7 +178,9 @@ export function Layout() {
 
 /** A page's title row with its actions. */
 export function PageHeader({ title, subtitle, children }: { title: string; subtitle?: React.ReactNode; children?: React.ReactNode }) {
-  useEffect(() => { document.title = `${title} · Polystack` }, [title])
+  useEffect(() => {
+    document.title = `${title} · Polystack`
+  }, [title])
   return (
     <header className="page-header">
       <div>

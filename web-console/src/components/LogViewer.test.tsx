@@ -39,13 +39,15 @@ describe('LogViewer', () => {
   it('says whose each line is and narrows the lines to a resource, a level and a text', async () => {
     const line = (node: string, n: number, message: string, level = 'info') =>
       `event: log\ndata: ${JSON.stringify({ node, job_id: node, batch: 0, line: n, level, message })}\n\n`
-    vi.stubGlobal('fetch', async () => sse([
-      line('thing/default/app.db', 0, 'Initializing the backend...'),
-      line('thing/default/app.cache', 0, 'Initializing the backend...'),
-      line('thing/default/app.db', 1, 'Error: creating db: quota exceeded', 'error'),
-      line('thing/default/app.cache', 1, 'Apply complete! Resources: 1 added'),
-      'event: end\ndata: {}\n\n',
-    ]))
+    vi.stubGlobal('fetch', async () =>
+      sse([
+        line('thing/default/app.db', 0, 'Initializing the backend...'),
+        line('thing/default/app.cache', 0, 'Initializing the backend...'),
+        line('thing/default/app.db', 1, 'Error: creating db: quota exceeded', 'error'),
+        line('thing/default/app.cache', 1, 'Apply complete! Resources: 1 added'),
+        'event: end\ndata: {}\n\n',
+      ]),
+    )
     render(<LogViewer url="/logs" label="Logs" byResource />)
     expect(await screen.findByText('4 lines')).toBeInTheDocument()
     const log = screen.getByRole('log', { name: 'Logs' })
@@ -69,10 +71,12 @@ describe('LogViewer', () => {
   })
 
   it('shows no resource column nor resource filter for the logs of one resource', async () => {
-    vi.stubGlobal('fetch', async () => sse([
-      `event: log\ndata: ${JSON.stringify({ node: 'thing/default/app.db', batch: 0, line: 0, message: 'hello' })}\n\n`,
-      'event: end\ndata: {}\n\n',
-    ]))
+    vi.stubGlobal('fetch', async () =>
+      sse([
+        `event: log\ndata: ${JSON.stringify({ node: 'thing/default/app.db', batch: 0, line: 0, message: 'hello' })}\n\n`,
+        'event: end\ndata: {}\n\n',
+      ]),
+    )
     render(<LogViewer url="/logs" label="Logs of app.db" />)
     expect(await screen.findByText('1 line')).toBeInTheDocument()
     expect(screen.queryByLabelText('Resource')).not.toBeInTheDocument()
@@ -80,8 +84,14 @@ describe('LogViewer', () => {
   })
 
   it('shows the problem when the stream cannot be opened', async () => {
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ type: 'x', title: 'Not found', status: 404, detail: 'deployment `d` of `shop/prod`' }),
-      { status: 404, headers: { 'Content-Type': 'application/problem+json' } }))
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ type: 'x', title: 'Not found', status: 404, detail: 'deployment `d` of `shop/prod`' }), {
+          status: 404,
+          headers: { 'Content-Type': 'application/problem+json' },
+        }),
+    )
     render(<LogViewer url="/logs" label="Logs" />)
     expect(await screen.findByRole('alert')).toHaveTextContent('deployment `d` of `shop/prod`')
   })

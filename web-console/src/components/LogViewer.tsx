@@ -68,11 +68,17 @@ export function LogViewer({ url, label, byResource = false }: { url: string; lab
   const stick = useRef(true)
   const ids = { resource: useId(), level: useId(), text: useId() }
 
-  useEffect(() => {
-    const controller = new AbortController()
+  // another stream starts from nothing
+  const [followed, setFollowed] = useState(url)
+  if (followed !== url) {
+    setFollowed(url)
     setLines([])
     setError(null)
     setState('following')
+  }
+
+  useEffect(() => {
+    const controller = new AbortController()
     let pending: LogLine[] = []
     let scheduled = false
     const flush = () => {
@@ -90,23 +96,35 @@ export function LogViewer({ url, label, byResource = false }: { url: string; lab
         scheduled = true
         requestAnimationFrame(flush)
       }
-    }).then(() => {
-      flush()
-      setState('ended')
-    }, (e) => {
-      if (controller.signal.aborted) return
-      setError(e)
-      setState('failed')
-    })
+    }).then(
+      () => {
+        flush()
+        setState('ended')
+      },
+      (e) => {
+        if (controller.signal.aborted) return
+        setError(e)
+        setState('failed')
+      },
+    )
     return () => controller.abort()
   }, [url])
 
   const nodes = useMemo(() => [...new Set(lines.map((l) => l.node ?? '').filter(Boolean))].sort(), [lines])
   const needle = text.trim().toLowerCase()
   const filtering = (byResource && resource !== '') || level !== '' || needle !== ''
-  const shown = useMemo(() => !filtering ? lines : lines.filter((l) => (!byResource || resource === '' || l.node === resource)
-    && (level === '' || (l.level ?? 'info') === level)
-    && (needle === '' || l.message.toLowerCase().includes(needle))), [lines, filtering, byResource, resource, level, needle])
+  const shown = useMemo(
+    () =>
+      !filtering
+        ? lines
+        : lines.filter(
+            (l) =>
+              (!byResource || resource === '' || l.node === resource) &&
+              (level === '' || (l.level ?? 'info') === level) &&
+              (needle === '' || l.message.toLowerCase().includes(needle)),
+          ),
+    [lines, filtering, byResource, resource, level, needle],
+  )
 
   useEffect(() => {
     if (stick.current && box.current) box.current.scrollTop = box.current.scrollHeight
@@ -120,7 +138,11 @@ export function LogViewer({ url, label, byResource = false }: { url: string; lab
             <label htmlFor={ids.resource}>Resource</label>
             <select id={ids.resource} value={resource} onChange={(e) => setResource(e.target.value)}>
               <option value="">All resources</option>
-              {nodes.map((n) => <option key={n} value={n}>{resourceOf(n)}</option>)}
+              {nodes.map((n) => (
+                <option key={n} value={n}>
+                  {resourceOf(n)}
+                </option>
+              ))}
             </select>
           </span>
         )}
@@ -138,7 +160,13 @@ export function LogViewer({ url, label, byResource = false }: { url: string; lab
           <input id={ids.text} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="text in a line" />
         </span>
       </div>
-      <div className="logs" ref={box} role="log" aria-label={label} aria-live="off" tabIndex={0}
+      <div
+        className="logs"
+        ref={box}
+        role="log"
+        aria-label={label}
+        aria-live="off"
+        tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24
@@ -148,17 +176,27 @@ export function LogViewer({ url, label, byResource = false }: { url: string; lab
         )}
         {lines.length > 0 && shown.length === 0 && <span className="muted">No line matches.</span>}
         {shown.map((line, i) => (
-          <div key={`${i}-${line.job_id}-${line.batch}-${line.line}`}
+          <div
+            key={`${i}-${line.job_id}-${line.batch}-${line.line}`}
             className={`log-line${line.level === 'error' ? ' error' : line.level === 'warn' ? ' warn' : ''}`}>
             {line.time && <span className="time">{new Date(line.time).toLocaleTimeString()}</span>}
-            {byResource && <span className="log-resource" title={line.node}>{resourceOf(line.node)}</span>}
+            {byResource && (
+              <span className="log-resource" title={line.node}>
+                {resourceOf(line.node)}
+              </span>
+            )}
             <span className="message">{line.message}</span>
           </div>
         ))}
       </div>
       <p className="muted small" aria-live="polite">
-        {state === 'following' ? <><span className="spinner" aria-hidden="true" /> Following live</>
-          : state === 'ended' ? `${filtering ? `${shown.length} of ` : ''}${count(lines.length, 'line')}` : null}
+        {state === 'following' ? (
+          <>
+            <span className="spinner" aria-hidden="true" /> Following live
+          </>
+        ) : state === 'ended' ? (
+          `${filtering ? `${shown.length} of ` : ''}${count(lines.length, 'line')}`
+        ) : null}
         {state === 'following' && filtering ? ` · ${shown.length} of ${count(lines.length, 'line')} shown` : null}
       </p>
       {error != null && <ProblemMessage error={error} />}

@@ -4,10 +4,14 @@ export function Managed({ item }: { item: { managed_by?: string | null; protecte
   return (
     <span className="managed">
       {item.protected && (
-        <span className="badge calm" title="Deleting it is refused until its protection is lifted">protected</span>
+        <span className="badge calm" title="Deleting it is refused until its protection is lifted">
+          protected
+        </span>
       )}
       {item.managed_by && (
-        <span className="badge calm" title={`Kept in configuration as code by ${item.managed_by}: its next apply overwrites changes made here`}>
+        <span
+          className="badge calm"
+          title={`Kept in configuration as code by ${item.managed_by}: its next apply overwrites changes made here`}>
           managed by {item.managed_by}
         </span>
       )}

@@ -49,7 +49,11 @@ export function ProblemMessage({ error, onRetry }: { error: unknown; onRetry?: (
       )}
       {hint && <p className="muted">{hint}</p>}
       {problem.request_id && <p className="muted small">Request id {problem.request_id}</p>}
-      {onRetry && <button type="button" onClick={onRetry}>Try again</button>}
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
     </div>
   )
 }

@@ -6,7 +6,12 @@ export interface Tab {
 }
 
 /** Tabs with the WAI-ARIA keyboard model: arrows move between tabs, Home and End to the ends. */
-export function Tabs({ tabs, active, onChange, children }: {
+export function Tabs({
+  tabs,
+  active,
+  onChange,
+  children,
+}: {
   tabs: Tab[]
   active: string
   onChange: (id: string) => void
@@ -29,9 +34,19 @@ export function Tabs({ tabs, active, onChange, children }: {
     <div className="tabs">
       <div role="tablist">
         {tabs.map((tab, i) => (
-          <button key={tab.id} ref={(el) => { refs.current[i] = el }} role="tab" type="button" id={`${base}-${tab.id}`}
-            aria-selected={tab.id === active} aria-controls={`${base}-panel`} tabIndex={tab.id === active ? 0 : -1}
-            onClick={() => onChange(tab.id)} onKeyDown={(e) => onKey(e, i)}>
+          <button
+            key={tab.id}
+            ref={(el) => {
+              refs.current[i] = el
+            }}
+            role="tab"
+            type="button"
+            id={`${base}-${tab.id}`}
+            aria-selected={tab.id === active}
+            aria-controls={`${base}-panel`}
+            tabIndex={tab.id === active ? 0 : -1}
+            onClick={() => onChange(tab.id)}
+            onKeyDown={(e) => onKey(e, i)}>
             {tab.label}
           </button>
         ))}

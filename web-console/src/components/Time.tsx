@@ -1,5 +1,10 @@
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600], ['month', 30 * 24 * 3600], ['day', 24 * 3600], ['hour', 3600], ['minute', 60], ['second', 1],
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
 ]
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 
@@ -17,9 +22,15 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
 export function Time({ value, absolute }: { value?: string | null; absolute?: boolean }) {
   if (!value) return <span className="muted">—</span>
   const exact = new Date(value).toLocaleString()
-  return absolute
-    ? <time dateTime={value} title={relativeTime(value)}>{exact}</time>
-    : <time dateTime={value} title={exact}>{relativeTime(value)}</time>
+  return absolute ? (
+    <time dateTime={value} title={relativeTime(value)}>
+      {exact}
+    </time>
+  ) : (
+    <time dateTime={value} title={exact}>
+      {relativeTime(value)}
+    </time>
+  )
 }
 
 export function duration(from?: string, to?: string): string {

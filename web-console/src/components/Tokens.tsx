@@ -16,38 +16,64 @@ export type TokenRequest = Schemas['CreateTokenRequest']
 
 /** The state of a token in words, with a colour that only repeats them. */
 function TokenState({ token, now }: { token: Token; now: number }) {
-  if (token.revoked_at) return <><span className="badge bad">revoked</span> <Time value={token.revoked_at} /></>
+  if (token.revoked_at)
+    return (
+      <>
+        <span className="badge bad">revoked</span> <Time value={token.revoked_at} />
+      </>
+    )
   if (token.expires_at && new Date(token.expires_at).getTime() <= now) return <span className="badge calm">expired</span>
   return <span className="badge ok">active</span>
 }
 
 /** A list of API tokens (never their secrets: only the prefix that identifies them). */
-export function TokenTable({ query, revocable, onRevoke, empty }: {
+export function TokenTable({
+  query,
+  revocable,
+  onRevoke,
+  empty,
+}: {
   query: UseQueryResult<Schemas['PageTokenView']>
   revocable: boolean
   onRevoke: (token: Token) => Promise<unknown>
   empty: ReactNode
 }) {
-  const now = Date.now()
+  // tokens are judged as of when the list was fetched, so rendering stays pure; every refetch judges them again
+  const now = query.dataUpdatedAt
   return (
     <Async query={query} what="tokens" isEmpty={(d) => !d.items?.length} empty={empty}>
       {(data) => (
         <table>
           <thead>
             <tr>
-              <th>Name</th><th>Prefix</th><th>Created</th><th>Expires</th><th>Last used</th><th>State</th>
-              {revocable && <th><span className="sr-only">Actions</span></th>}
+              <th>Name</th>
+              <th>Prefix</th>
+              <th>Created</th>
+              <th>Expires</th>
+              <th>Last used</th>
+              <th>State</th>
+              {revocable && (
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
             {data.items!.map((t) => (
               <tr key={t.id}>
                 <td>{t.name}</td>
-                <td><code>{t.prefix}…</code></td>
-                <td><Time value={t.created_at} /></td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>
+                  <Time value={t.created_at} />
+                </td>
                 <td>{t.expires_at ? <Time value={t.expires_at} /> : <span className="muted">never</span>}</td>
                 <td>{t.last_used_at ? <Time value={t.last_used_at} /> : <span className="muted">never</span>}</td>
-                <td><TokenState token={t} now={now} /></td>
+                <td>
+                  <TokenState token={t} now={now} />
+                </td>
                 {revocable && (
                   <td className="row-actions">
                     {!t.revoked_at && (
@@ -77,7 +103,13 @@ function today(): string {
 }
 
 /** Asks for a token's name and optional expiry, and creates it. */
-export function NewTokenDialog({ title, create, onCreated, onClose, children }: {
+export function NewTokenDialog({
+  title,
+  create,
+  onCreated,
+  onClose,
+  children,
+}: {
   title: string
   create: (body: TokenRequest) => Promise<CreatedToken>
   onCreated: (token: CreatedToken) => void
@@ -90,24 +122,37 @@ export function NewTokenDialog({ title, create, onCreated, onClose, children }: 
     mutationFn: () => create(expires ? { name, expires_at: endOfDay(expires) } : { name }),
     // the answer holds the secret: keep it nowhere but in the dialog that shows it once
     gcTime: 0,
-    onSuccess: (token) => { onCreated(token); onClose() },
+    onSuccess: (token) => {
+      onCreated(token)
+      onClose()
+    },
   })
   const errors = fieldErrors(save.error)
   return (
     <Dialog open title={title} onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
         {children}
         <Field label="Name" hint="What it is for, e.g. laptop or deploy pipeline." error={errors.name}>
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />}
         </Field>
-        <Field label="Expires on" hint="Optional. It stops working at the end of this day; leave empty for a token that does not expire."
+        <Field
+          label="Expires on"
+          hint="Optional. It stops working at the end of this day; leave empty for a token that does not expire."
           error={errors.expires_at}>
           {(p) => <input {...p} type="date" min={today()} value={expires} onChange={(e) => setExpires(e.target.value)} />}
         </Field>
         {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Creating…' : 'Create token'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Creating…' : 'Create token'}
+          </button>
         </footer>
       </form>
     </Dialog>
@@ -121,20 +166,26 @@ export function CreatedTokenDialog({ token, onClose }: { token: CreatedToken | n
       {token && (
         <div className="dialog-body">
           <div className="notice" role="status">
-            <strong>Copy the token now: it will not be shown again.</strong> Polystack keeps only a hash of it.
-            If you lose it, revoke it and create a new one.
+            <strong>Copy the token now: it will not be shown again.</strong> Polystack keeps only a hash of it. If you lose it, revoke it
+            and create a new one.
           </div>
           <Field label="Token">
             {(p) => <input {...p} className="mono" readOnly value={token.token ?? ''} onFocus={(e) => e.target.select()} />}
           </Field>
           <div className="actions">
             <CopyButton text={token.token ?? ''} label="Copy token" />
-            {token.expires_at && <span className="muted">Expires <Time value={token.expires_at} />.</span>}
+            {token.expires_at && (
+              <span className="muted">
+                Expires <Time value={token.expires_at} />.
+              </span>
+            )}
           </div>
         </div>
       )}
       <footer>
-        <button type="button" className="primary" onClick={onClose}>I have copied it</button>
+        <button type="button" className="primary" onClick={onClose}>
+          I have copied it
+        </button>
       </footer>
     </Dialog>
   )

@@ -18,7 +18,11 @@ export function prettyJson(value: unknown): string {
   const sorted = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sorted)
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v as JsonObject).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]))
+      return Object.fromEntries(
+        Object.entries(v as JsonObject)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, x]) => [k, sorted(x)]),
+      )
     }
     return v
   }
@@ -118,7 +122,15 @@ export function FormProblem({ error, fields }: { error: unknown; fields: string[
 }
 
 /** A labelled JSON editor; a problem found before sending is marked at its line and under the editor. */
-export function JsonField({ label, hint, value, onChange, problem, error, minHeight = '7rem' }: {
+export function JsonField({
+  label,
+  hint,
+  value,
+  onChange,
+  problem,
+  error,
+  minHeight = '7rem',
+}: {
   label: string
   hint?: ReactNode
   value: string
@@ -130,8 +142,18 @@ export function JsonField({ label, hint, value, onChange, problem, error, minHei
   const problems = useMemo(() => (problem ? [problem] : []), [problem])
   return (
     <Field label={label} hint={hint} error={problem ? lineProblemText(problem) : error}>
-      {(p) => <CodeEditor label={label} language="json" value={value} onChange={onChange} problems={problems} minHeight={minHeight}
-        describedBy={p['aria-describedby']} invalid={p['aria-invalid']} />}
+      {(p) => (
+        <CodeEditor
+          label={label}
+          language="json"
+          value={value}
+          onChange={onChange}
+          problems={problems}
+          minHeight={minHeight}
+          describedBy={p['aria-describedby']}
+          invalid={p['aria-invalid']}
+        />
+      )}
     </Field>
   )
 }
@@ -181,7 +203,18 @@ export function rowsProblem(rows: KeyValueRow[], what: string): string | undefin
 }
 
 /** Editable key/value rows (labels, secrets). Secret values are write-only: stored ones are never shown. */
-export function KeyValueRows({ legend, hint, rows, onChange, secret, keyLabel, valueLabel, addLabel, empty, error }: {
+export function KeyValueRows({
+  legend,
+  hint,
+  rows,
+  onChange,
+  secret,
+  keyLabel,
+  valueLabel,
+  addLabel,
+  empty,
+  error,
+}: {
   legend: string
   hint?: ReactNode
   rows: KeyValueRow[]
@@ -194,8 +227,7 @@ export function KeyValueRows({ legend, hint, rows, onChange, secret, keyLabel, v
   error?: string
 }) {
   const base = useId()
-  const update = (rowId: number, change: Partial<KeyValueRow>) =>
-    onChange(rows.map((r) => (r.rowId === rowId ? { ...r, ...change } : r)))
+  const update = (rowId: number, change: Partial<KeyValueRow>) => onChange(rows.map((r) => (r.rowId === rowId ? { ...r, ...change } : r)))
   const noteId = `${base}-note`
   return (
     <fieldset className={`kv-rows${error ? ' invalid' : ''}`} aria-describedby={error || hint ? noteId : undefined}>
@@ -208,11 +240,19 @@ export function KeyValueRows({ legend, hint, rows, onChange, secret, keyLabel, v
         return (
           <div className="kv-row" key={row.rowId}>
             <div className="kv-key">
-              {row.stored ? <code>{row.key}</code> : (
+              {row.stored ? (
+                <code>{row.key}</code>
+              ) : (
                 <>
                   <label className="sr-only" htmlFor={keyId}>{`${keyLabel} ${i + 1}`}</label>
-                  <input id={keyId} value={row.key} placeholder={keyLabel} autoComplete="off" spellCheck={false}
-                    onChange={(e) => update(row.rowId, { key: e.target.value })} />
+                  <input
+                    id={keyId}
+                    value={row.key}
+                    placeholder={keyLabel}
+                    autoComplete="off"
+                    spellCheck={false}
+                    onChange={(e) => update(row.rowId, { key: e.target.value })}
+                  />
                 </>
               )}
             </div>
@@ -220,28 +260,54 @@ export function KeyValueRows({ legend, hint, rows, onChange, secret, keyLabel, v
               {row.stored && !row.replacing ? (
                 <>
                   <span className="secret">••• stored</span>
-                  <button type="button" aria-label={`Replace ${row.key}`} onClick={() => update(row.rowId, { replacing: true, value: '' })}>Replace</button>
+                  <button type="button" aria-label={`Replace ${row.key}`} onClick={() => update(row.rowId, { replacing: true, value: '' })}>
+                    Replace
+                  </button>
                 </>
               ) : (
                 <>
-                  <label className="sr-only" htmlFor={valueId}>{row.stored ? `New value of ${row.key}` : `${valueLabel} ${i + 1}`}</label>
-                  <input id={valueId} type={secret ? 'password' : 'text'} autoComplete={secret ? 'new-password' : 'off'} value={row.value}
-                    placeholder={row.stored ? 'New value' : valueLabel} required={row.stored} autoFocus={row.replacing}
-                    onChange={(e) => update(row.rowId, { value: e.target.value })} />
+                  <label className="sr-only" htmlFor={valueId}>
+                    {row.stored ? `New value of ${row.key}` : `${valueLabel} ${i + 1}`}
+                  </label>
+                  <input
+                    id={valueId}
+                    type={secret ? 'password' : 'text'}
+                    autoComplete={secret ? 'new-password' : 'off'}
+                    value={row.value}
+                    placeholder={row.stored ? 'New value' : valueLabel}
+                    required={row.stored}
+                    autoFocus={row.replacing}
+                    onChange={(e) => update(row.rowId, { value: e.target.value })}
+                  />
                   {row.stored && (
-                    <button type="button" aria-label={`Keep the stored value of ${row.key}`}
-                      onClick={() => update(row.rowId, { replacing: false, value: '' })}>Keep</button>
+                    <button
+                      type="button"
+                      aria-label={`Keep the stored value of ${row.key}`}
+                      onClick={() => update(row.rowId, { replacing: false, value: '' })}>
+                      Keep
+                    </button>
                   )}
                 </>
               )}
             </div>
-            <button type="button" aria-label={`Remove ${name}`} onClick={() => onChange(rows.filter((r) => r.rowId !== row.rowId))}>Remove</button>
+            <button type="button" aria-label={`Remove ${name}`} onClick={() => onChange(rows.filter((r) => r.rowId !== row.rowId))}>
+              Remove
+            </button>
           </div>
         )
       })}
-      <button type="button" onClick={() => onChange([...rows, newRow()])}>{addLabel}</button>
-      {error ? <div className="field-error" id={noteId}>{error}</div>
-        : hint ? <div className="hint" id={noteId}>{hint}</div> : null}
+      <button type="button" onClick={() => onChange([...rows, newRow()])}>
+        {addLabel}
+      </button>
+      {error ? (
+        <div className="field-error" id={noteId}>
+          {error}
+        </div>
+      ) : hint ? (
+        <div className="hint" id={noteId}>
+          {hint}
+        </div>
+      ) : null}
     </fieldset>
   )
 }

@@ -14,7 +14,10 @@ function chain(n: number) {
 
 /** A layered graph like real environments: a few shared resources, many workloads using them. */
 function environment(workloads: number, perWorkload: number) {
-  const nodes: GraphNodeInput[] = [{ key: 'vpc/default/shared.vpc', label: 'vpc' }, { key: 'dns/default/shared.dns', label: 'dns' }]
+  const nodes: GraphNodeInput[] = [
+    { key: 'vpc/default/shared.vpc', label: 'vpc' },
+    { key: 'dns/default/shared.dns', label: 'dns' },
+  ]
   const edges: GraphEdgeInput[] = []
   for (let w = 0; w < workloads; w++) {
     for (let r = 0; r < perWorkload; r++) {
@@ -47,7 +50,9 @@ describe('layoutGraph', () => {
     const started = performance.now()
     const { positions, width, height } = layoutGraph(nodes, edges)
     const ms = performance.now() - started
-    console.log(`layout of ${nodes.length} nodes and ${edges.length} edges: ${ms.toFixed(0)} ms (${Math.round(width)}x${Math.round(height)} px)`)
+    console.log(
+      `layout of ${nodes.length} nodes and ${edges.length} edges: ${ms.toFixed(0)} ms (${Math.round(width)}x${Math.round(height)} px)`,
+    )
     expect(positions.size).toBe(500)
     const boxes = [...positions.values()]
     const byRow = new Map<number, number[]>()

@@ -25,7 +25,13 @@ function page(editable = true) {
 function storedManifest() {
   return {
     [`GET ${BASE}/manifests`]: () => ({ items: [{ version: 3 }] }),
-    [`GET ${BASE}/manifests/3`]: () => ({ version: 3, format: 'yaml', content: STORED, created_by: 'pat', created_at: '2026-01-01T00:00:00Z' }),
+    [`GET ${BASE}/manifests/3`]: () => ({
+      version: 3,
+      format: 'yaml',
+      content: STORED,
+      created_by: 'pat',
+      created_at: '2026-01-01T00:00:00Z',
+    }),
   }
 }
 
@@ -37,11 +43,41 @@ describe('ManifestTab', () => {
       ...storedManifest(),
       [`POST ${BASE}/manifest/dry-run`]: () => ({
         nodes: [
-          { key: 'thing/default/shared.a', type: 'thing', class: 'default', id: 'shared.a', change: 'unchanged', module_id: 'm', module_version: 1, runner_id: 'r1' },
-          { key: 'thing/default/shared.b', type: 'thing', class: 'default', id: 'shared.b', change: 'added', module_id: 'm', module_version: 2, runner_id: 'r1' },
-          { key: 'thing/default/shared.c', type: 'thing', class: 'default', id: 'shared.c', change: 'definition_changed', reasons: ['providers', 'schema'], module_id: 'm', module_version: 1, runner_id: 'r1' },
+          {
+            key: 'thing/default/shared.a',
+            type: 'thing',
+            class: 'default',
+            id: 'shared.a',
+            change: 'unchanged',
+            module_id: 'm',
+            module_version: 1,
+            runner_id: 'r1',
+          },
+          {
+            key: 'thing/default/shared.b',
+            type: 'thing',
+            class: 'default',
+            id: 'shared.b',
+            change: 'added',
+            module_id: 'm',
+            module_version: 2,
+            runner_id: 'r1',
+          },
+          {
+            key: 'thing/default/shared.c',
+            type: 'thing',
+            class: 'default',
+            id: 'shared.c',
+            change: 'definition_changed',
+            reasons: ['providers', 'schema'],
+            module_id: 'm',
+            module_version: 1,
+            runner_id: 'r1',
+          },
         ],
-        edges: [], layers: [], summary: { add: 1, change: 1, destroy: 0, unchanged: 1 },
+        edges: [],
+        layers: [],
+        summary: { add: 1, change: 1, destroy: 0, unchanged: 1 },
       }),
     })
     page()
@@ -59,8 +95,10 @@ describe('ManifestTab', () => {
   it('shows each error of a bad manifest at its line', async () => {
     mockApi({
       ...storedManifest(),
-      [`POST ${BASE}/manifest/dry-run`]: () => problemResponse(422, 'The manifest does not fit this organization', '1 problem',
-        [{ path: 'shared.a.type', line: 2, detail: 'resource type `thing` does not exist' }]),
+      [`POST ${BASE}/manifest/dry-run`]: () =>
+        problemResponse(422, 'The manifest does not fit this organization', '1 problem', [
+          { path: 'shared.a.type', line: 2, detail: 'resource type `thing` does not exist' },
+        ]),
     })
     const { container } = page()
     await screen.findByText(/Version 3/)
@@ -74,9 +112,17 @@ describe('ManifestTab', () => {
   it('shows a dry-run that hit a server error with its title, request id and what to do', async () => {
     mockApi({
       ...storedManifest(),
-      [`POST ${BASE}/manifest/dry-run`]: () => new Response(JSON.stringify({ type: 'https://polystack.dev/problems/internal',
-        title: 'Internal error', status: 500, detail: 'An unexpected error occurred', request_id: 'req-dry-1' }),
-      { status: 500, headers: { 'Content-Type': 'application/problem+json' } }),
+      [`POST ${BASE}/manifest/dry-run`]: () =>
+        new Response(
+          JSON.stringify({
+            type: 'https://polystack.dev/problems/internal',
+            title: 'Internal error',
+            status: 500,
+            detail: 'An unexpected error occurred',
+            request_id: 'req-dry-1',
+          }),
+          { status: 500, headers: { 'Content-Type': 'application/problem+json' } },
+        ),
     })
     page()
     await screen.findByText(/Version 3/)
@@ -90,7 +136,8 @@ describe('ManifestTab', () => {
   it('deploys the stored version without storing it again, and opens the deployment', async () => {
     const api = mockApi({
       ...storedManifest(),
-      [`POST ${BASE}/deployments`]: () => new Response(JSON.stringify({ id: 'd-1', status: 'queued' }), { status: 201, headers: { 'Content-Type': 'application/json' } }),
+      [`POST ${BASE}/deployments`]: () =>
+        new Response(JSON.stringify({ id: 'd-1', status: 'queued' }), { status: 201, headers: { 'Content-Type': 'application/json' } }),
     })
     page()
     await screen.findByText(/Version 3/)

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { api, manifestBody, unwrap, type Schemas } from '../api/client'
 import { Loading } from '../components/Async'
@@ -19,38 +19,51 @@ export function ManifestTab({ org, project, env, editable }: { org: string; proj
   const latest = useQuery({
     queryKey: ['org', org, 'projects', project, 'envs', env, 'manifest'],
     queryFn: async () => {
-      const page = await unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifests', { params: { path, query: { limit: 1 } } }))
+      const page = await unwrap(
+        api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifests', { params: { path, query: { limit: 1 } } }),
+      )
       const newest = page.items?.[0]
       if (!newest?.version) return null
-      return unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifests/{version}', {
-        params: { path: { ...path, version: newest.version } },
-      }))
+      return unwrap(
+        api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifests/{version}', {
+          params: { path: { ...path, version: newest.version } },
+        }),
+      )
     },
   })
+  // the editor starts from the newest manifest once it has loaded
   const [text, setText] = useState<string | null>(null)
-  useEffect(() => {
-    if (latest.data !== undefined && text === null) setText(latest.data?.content ?? MANIFEST_TEMPLATE)
-  }, [latest.data, text])
+  if (latest.data !== undefined && text === null) setText(latest.data?.content ?? MANIFEST_TEMPLATE)
   const stored = latest.data?.content
   const dirty = text !== null && text !== (stored ?? MANIFEST_TEMPLATE)
 
   const dryRun = useMutation({
-    mutationFn: (content: string) => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifest/dry-run', {
-      params: { path }, ...manifestBody(content),
-    })) as Promise<DryRun>,
+    mutationFn: (content: string) =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifest/dry-run', {
+          params: { path },
+          ...manifestBody(content),
+        }),
+      ) as Promise<DryRun>,
   })
   const start = useMutation({
     mutationFn: async ({ content, mode }: { content: string; mode: 'plan' | 'deploy' }) => {
       let version = latest.data?.version
       if (version === undefined || content !== stored) {
-        const saved = await unwrap(api.PUT('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifest', {
-          params: { path }, ...manifestBody(content),
-        }))
+        const saved = await unwrap(
+          api.PUT('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifest', {
+            params: { path },
+            ...manifestBody(content),
+          }),
+        )
         version = saved.version
       }
-      return unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
-        params: { path }, body: { mode, manifest_version: version },
-      })) as Promise<Schemas['DeploymentView']>
+      return unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
+          params: { path },
+          body: { mode, manifest_version: version },
+        }),
+      ) as Promise<Schemas['DeploymentView']>
     },
     onSuccess: async (deployment) => {
       await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs', env] })
@@ -66,25 +79,52 @@ export function ManifestTab({ org, project, env, editable }: { org: string; proj
   return (
     <div>
       <p className="muted small">
-        {latest.data ? <>Version {latest.data.version}, submitted <Time value={latest.data.created_at} /> by {latest.data.created_by}.</>
-          : 'No manifest yet.'}
+        {latest.data ? (
+          <>
+            Version {latest.data.version}, submitted <Time value={latest.data.created_at} /> by {latest.data.created_by}.
+          </>
+        ) : (
+          'No manifest yet.'
+        )}
         {dirty && <strong> Unsaved changes.</strong>}
       </p>
-      <CodeEditor label="Manifest" language="yaml" value={text} problems={problems} readOnly={!editable} minHeight="18rem"
-        onChange={(value) => { setText(value); if (dryRun.data || dryRun.error) dryRun.reset(); if (start.error) start.reset() }} />
+      <CodeEditor
+        label="Manifest"
+        language="yaml"
+        value={text}
+        problems={problems}
+        readOnly={!editable}
+        minHeight="18rem"
+        onChange={(value) => {
+          setText(value)
+          if (dryRun.data || dryRun.error) dryRun.reset()
+          if (start.error) start.reset()
+        }}
+      />
       {editable && (
         <div className="editor-toolbar">
           <button type="button" disabled={busy} onClick={() => dryRun.mutate(text)}>
             {dryRun.isPending ? 'Checking…' : 'Dry-run'}
           </button>
-          <button type="button" disabled={busy} onClick={() => start.mutate({ content: text, mode: 'plan' })}>Plan</button>
+          <button type="button" disabled={busy} onClick={() => start.mutate({ content: text, mode: 'plan' })}>
+            Plan
+          </button>
           <button type="button" className="primary" disabled={busy} onClick={() => start.mutate({ content: text, mode: 'deploy' })}>
             {start.isPending ? 'Starting…' : 'Deploy'}
           </button>
           <span className="spacer" />
-          {dirty && <button type="button" className="link" onClick={() => { setText(stored ?? MANIFEST_TEMPLATE); dryRun.reset(); start.reset() }}>
-            Discard changes
-          </button>}
+          {dirty && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setText(stored ?? MANIFEST_TEMPLATE)
+                dryRun.reset()
+                start.reset()
+              }}>
+              Discard changes
+            </button>
+          )}
         </div>
       )}
       {failure != null && <ProblemMessage error={failure} />}
@@ -98,19 +138,43 @@ function DryRunResult({ result }: { result: DryRun }) {
   const nodes = [...(result.nodes ?? [])].sort((a, b) => (a.change === 'unchanged' ? 1 : 0) - (b.change === 'unchanged' ? 1 : 0))
   return (
     <section aria-labelledby="dry-run-title" className="card">
-      <h2 id="dry-run-title" style={{ marginTop: 0 }}>Dry-run: the manifest is valid</h2>
+      <h2 id="dry-run-title" style={{ marginTop: 0 }}>
+        Dry-run: the manifest is valid
+      </h2>
       <div className="summary-counts" aria-label="Changes">
-        <span>{s.add ?? 0} to add</span><span>{s.change ?? 0} to change</span>
-        <span>{s.destroy ?? 0} to destroy</span><span className="muted">{s.unchanged ?? 0} unchanged</span>
+        <span>{s.add ?? 0} to add</span>
+        <span>{s.change ?? 0} to change</span>
+        <span>{s.destroy ?? 0} to destroy</span>
+        <span className="muted">{s.unchanged ?? 0} unchanged</span>
       </div>
       <table>
-        <thead><tr><th>Resource</th><th>Change</th><th>Module</th><th>Runner</th><th>Inputs known after apply</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Resource</th>
+            <th>Change</th>
+            <th>Module</th>
+            <th>Runner</th>
+            <th>Inputs known after apply</th>
+          </tr>
+        </thead>
         <tbody>
           {nodes.map((n) => (
             <tr key={n.key}>
-              <td><code>{n.id}</code> <span className="muted small">{n.type}{n.class !== 'default' ? ` (${n.class})` : ''}</span></td>
-              <td><StatusBadge status={n.change} />{n.reasons?.length ? <span className="muted small"> {n.reasons.join(', ')}</span> : null}</td>
-              <td>{n.module_id}{n.module_version ? ` v${n.module_version}` : ''}</td>
+              <td>
+                <code>{n.id}</code>{' '}
+                <span className="muted small">
+                  {n.type}
+                  {n.class !== 'default' ? ` (${n.class})` : ''}
+                </span>
+              </td>
+              <td>
+                <StatusBadge status={n.change} />
+                {n.reasons?.length ? <span className="muted small"> {n.reasons.join(', ')}</span> : null}
+              </td>
+              <td>
+                {n.module_id}
+                {n.module_version ? ` v${n.module_version}` : ''}
+              </td>
               <td>{n.runner_id ?? <span className="muted">—</span>}</td>
               <td>{n.unknown?.length ? n.unknown.join(', ') : <span className="muted">—</span>}</td>
             </tr>

@@ -5,18 +5,36 @@ import { fakeSession, mockApi, renderPage } from '../test/render'
 import { ApprovalsPage } from './ApprovalsPage'
 
 const deploy: Schemas['PendingApproval'] = {
-  deployment_id: '41111111-2222-4333-8444-555555555555', project: 'shop', env: 'prod', mode: 'deploy', created_by: 'alice',
-  created_at: '2026-12-02T01:00:00Z', changes: { add: 2, change: 1, destroy: 0 }, approvals: 1, required: 2,
-  fingerprint: 'sha256:9b1d4f0c2e7a', expires_at: '2026-12-03T01:00:00Z',
+  deployment_id: '41111111-2222-4333-8444-555555555555',
+  project: 'shop',
+  env: 'prod',
+  mode: 'deploy',
+  created_by: 'alice',
+  created_at: '2026-12-02T01:00:00Z',
+  changes: { add: 2, change: 1, destroy: 0 },
+  approvals: 1,
+  required: 2,
+  fingerprint: 'sha256:9b1d4f0c2e7a',
+  expires_at: '2026-12-03T01:00:00Z',
 }
 
 const reconcile: Schemas['PendingApproval'] = {
-  deployment_id: '51111111-2222-4333-8444-555555555555', project: 'billing', env: 'staging', mode: 'deploy', created_by: 'reconcile',
-  created_at: '2026-12-02T02:00:00Z', reconciles: ['11111111-2222-4333-8444-555555555555'], changes: { add: 0, change: 0, destroy: 1 },
-  approvals: 0, required: 1, fingerprint: 'sha256:0c2e7a9b1d4f', expires_at: '2026-12-03T02:00:00Z',
+  deployment_id: '51111111-2222-4333-8444-555555555555',
+  project: 'billing',
+  env: 'staging',
+  mode: 'deploy',
+  created_by: 'reconcile',
+  created_at: '2026-12-02T02:00:00Z',
+  reconciles: ['11111111-2222-4333-8444-555555555555'],
+  changes: { add: 0, change: 0, destroy: 1 },
+  approvals: 0,
+  required: 1,
+  fingerprint: 'sha256:0c2e7a9b1d4f',
+  expires_at: '2026-12-03T02:00:00Z',
 }
 
-const page = () => renderPage(<ApprovalsPage />, { url: '/orgs/acme/approvals', path: '/orgs/:org/approvals', session: fakeSession('platform-engineer') })
+const page = () =>
+  renderPage(<ApprovalsPage />, { url: '/orgs/acme/approvals', path: '/orgs/:org/approvals', session: fakeSession('platform-engineer') })
 
 describe('ApprovalsPage', () => {
   afterEach(() => vi.unstubAllGlobals())

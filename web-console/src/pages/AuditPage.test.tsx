@@ -8,9 +8,17 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<AuditPage />, { url: '/orgs/acme/audit', path: '/orgs/:org/audit', session: fakeSession(role) })
 
 const event = (n: number, overrides: Record<string, unknown> = {}) => ({
-  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, occurred_at: '2026-03-01T12:00:00Z', actor: 'pat', actor_kind: 'user',
-  action: `createProject${n}`, method: 'POST', target: `/api/v1/orgs/acme/projects/p${n}`, request_id: `req-${n}`, status: 201,
-  outcome: 'success', ...overrides,
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  occurred_at: '2026-03-01T12:00:00Z',
+  actor: 'pat',
+  actor_kind: 'user',
+  action: `createProject${n}`,
+  method: 'POST',
+  target: `/api/v1/orgs/acme/projects/p${n}`,
+  request_id: `req-${n}`,
+  status: 201,
+  outcome: 'success',
+  ...overrides,
 })
 
 describe('AuditPage', () => {
@@ -36,9 +44,10 @@ describe('AuditPage', () => {
 
   it('loads the next page with the page token', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/audit-events': (request) => new URL(request.url).searchParams.get('page_token') === 'next-1'
-        ? { items: [event(51)] }
-        : { items: Array.from({ length: 50 }, (_, i) => event(i + 1)), next_page_token: 'next-1' },
+      'GET /api/v1/orgs/acme/audit-events': (request) =>
+        new URL(request.url).searchParams.get('page_token') === 'next-1'
+          ? { items: [event(51)] }
+          : { items: Array.from({ length: 50 }, (_, i) => event(i + 1)), next_page_token: 'next-1' },
     })
     page('owner')
     expect(await screen.findByText('createProject50')).toBeInTheDocument()

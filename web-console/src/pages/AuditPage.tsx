@@ -52,9 +52,12 @@ export function AuditPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS)
   const query = useInfiniteQuery({
     queryKey: ['org', org, 'audit-events', filters],
-    queryFn: ({ pageParam }) => unwrap(api.GET('/api/v1/orgs/{org}/audit-events', {
-      params: { path: { org }, query: { limit: PAGE_SIZE, ...toQuery(filters), ...(pageParam ? { page_token: pageParam } : {}) } },
-    })),
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/api/v1/orgs/{org}/audit-events', {
+          params: { path: { org }, query: { limit: PAGE_SIZE, ...toQuery(filters), ...(pageParam ? { page_token: pageParam } : {}) } },
+        }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_page_token || undefined,
   })
@@ -63,17 +66,49 @@ export function AuditPage() {
   const events = query.data?.pages.flatMap((p) => p.items ?? []) ?? []
   return (
     <>
-      <PageHeader title="Audit log"
-        subtitle="Every change made through the API — successful or refused — with who, what, the target and the request id. It cannot be edited." />
-      <form className="grid-3 audit-filters" aria-label="Filter the audit log" onSubmit={(e) => { e.preventDefault(); setFilters(draft) }}>
+      <PageHeader
+        title="Audit log"
+        subtitle="Every change made through the API — successful or refused — with who, what, the target and the request id. It cannot be edited."
+      />
+      <form
+        className="grid-3 audit-filters"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setFilters(draft)
+        }}>
         <Field label="Actor">
-          {(p) => <input {...p} value={draft.actor} onChange={set('actor')} placeholder={`anyone, or e.g. service:${org}/ci or user:alice`} aria-describedby="audit-filter-hint" />}
+          {(p) => (
+            <input
+              {...p}
+              value={draft.actor}
+              onChange={set('actor')}
+              placeholder={`anyone, or e.g. service:${org}/ci or user:alice`}
+              aria-describedby="audit-filter-hint"
+            />
+          )}
         </Field>
         <Field label="Action">
-          {(p) => <input {...p} value={draft.action} onChange={set('action')} placeholder="e.g. createProject" aria-describedby="audit-filter-hint" />}
+          {(p) => (
+            <input
+              {...p}
+              value={draft.action}
+              onChange={set('action')}
+              placeholder="e.g. createProject"
+              aria-describedby="audit-filter-hint"
+            />
+          )}
         </Field>
         <Field label="Target">
-          {(p) => <input {...p} value={draft.target} onChange={set('target')} placeholder={`/api/v1/orgs/${org}/…`} aria-describedby="audit-filter-hint" />}
+          {(p) => (
+            <input
+              {...p}
+              value={draft.target}
+              onChange={set('target')}
+              placeholder={`/api/v1/orgs/${org}/…`}
+              aria-describedby="audit-filter-hint"
+            />
+          )}
         </Field>
         <Field label="From">
           {(p) => <input {...p} type="datetime-local" value={draft.from} onChange={set('from')} aria-describedby="audit-filter-hint" />}
@@ -82,50 +117,89 @@ export function AuditPage() {
           {(p) => <input {...p} type="datetime-local" value={draft.to} onChange={set('to')} aria-describedby="audit-filter-hint" />}
         </Field>
         <div className="actions filter-actions">
-          <button type="submit" className="primary">Apply filters</button>
-          <button type="button" disabled={!filtered && Object.values(draft).every((v) => v === '')}
-            onClick={() => { setDraft(NO_FILTERS); setFilters(NO_FILTERS) }}>Clear</button>
+          <button type="submit" className="primary">
+            Apply filters
+          </button>
+          <button
+            type="button"
+            disabled={!filtered && Object.values(draft).every((v) => v === '')}
+            onClick={() => {
+              setDraft(NO_FILTERS)
+              setFilters(NO_FILTERS)
+            }}>
+            Clear
+          </button>
         </div>
       </form>
       <p className="hint audit-hint" id="audit-filter-hint">
-        Actor: a username or service user id. Action: an API operation such as createProject. Target: the start of a path.
-        Times are in your time zone. Filters apply when you press Apply filters.
+        Actor: a username or service user id. Action: an API operation such as createProject. Target: the start of a path. Times are in your
+        time zone. Filters apply when you press Apply filters.
       </p>
-      {query.isPending ? <Loading what="the audit log" />
-        : query.isError && events.length === 0 ? <ProblemMessage error={query.error} onRetry={() => query.refetch()} />
-          : events.length === 0 ? (
-            <Empty>{filtered ? 'No events match these filters. Widen the time range or clear a filter.'
-              : 'Nothing has been changed in this organization yet. Changes made through the API appear here.'}</Empty>
-          ) : (
-            <>
-              <table>
-                <thead>
-                  <tr><th>Time</th><th>Actor</th><th>Action</th><th>Method</th><th>Target</th><th>Status</th><th>Request id</th></tr>
-                </thead>
-                <tbody>
-                  {events.map((e, i) => (
-                    <tr key={e.id ?? i}>
-                      <td className="nowrap"><Time value={e.occurred_at} absolute /></td>
-                      <td>{e.actor}{e.actor_kind && <div className="hint">{e.actor_kind}</div>}</td>
-                      <td><code>{e.action}</code></td>
-                      <td><code>{e.method}</code></td>
-                      <td className="wrap-anywhere"><code>{e.target}</code></td>
-                      <td className="nowrap">{e.status} <Outcome outcome={e.outcome} /></td>
-                      <td className="wrap-anywhere"><code className="small">{e.request_id ?? '—'}</code></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {query.isFetchNextPageError && <ProblemMessage error={query.error} onRetry={() => query.fetchNextPage()} />}
-              <div className="actions load-more">
-                {query.hasNextPage ? (
-                  <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-                    {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-                  </button>
-                ) : <span className="muted">{events.length === 1 ? 'One event' : `${events.length} events`}; that is all.</span>}
-              </div>
-            </>
-          )}
+      {query.isPending ? (
+        <Loading what="the audit log" />
+      ) : query.isError && events.length === 0 ? (
+        <ProblemMessage error={query.error} onRetry={() => query.refetch()} />
+      ) : events.length === 0 ? (
+        <Empty>
+          {filtered
+            ? 'No events match these filters. Widen the time range or clear a filter.'
+            : 'Nothing has been changed in this organization yet. Changes made through the API appear here.'}
+        </Empty>
+      ) : (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Actor</th>
+                <th>Action</th>
+                <th>Method</th>
+                <th>Target</th>
+                <th>Status</th>
+                <th>Request id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((e, i) => (
+                <tr key={e.id ?? i}>
+                  <td className="nowrap">
+                    <Time value={e.occurred_at} absolute />
+                  </td>
+                  <td>
+                    {e.actor}
+                    {e.actor_kind && <div className="hint">{e.actor_kind}</div>}
+                  </td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>
+                    <code>{e.method}</code>
+                  </td>
+                  <td className="wrap-anywhere">
+                    <code>{e.target}</code>
+                  </td>
+                  <td className="nowrap">
+                    {e.status} <Outcome outcome={e.outcome} />
+                  </td>
+                  <td className="wrap-anywhere">
+                    <code className="small">{e.request_id ?? '—'}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {query.isFetchNextPageError && <ProblemMessage error={query.error} onRetry={() => query.fetchNextPage()} />}
+          <div className="actions load-more">
+            {query.hasNextPage ? (
+              <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+                {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </button>
+            ) : (
+              <span className="muted">{events.length === 1 ? 'One event' : `${events.length} events`}; that is all.</span>
+            )}
+          </div>
+        </>
+      )}
     </>
   )
 }

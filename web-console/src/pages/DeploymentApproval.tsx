@@ -24,8 +24,16 @@ const GATE_STATES: Record<string, { label: string; tone: string; note: string }>
   rejected: { label: 'rejected', tone: 'bad', note: 'Rejected: nothing was applied.' },
   expired: { label: 'expired', tone: 'calm', note: 'Nobody decided in time: nothing was applied.' },
   cancelled: { label: 'cancelled', tone: 'calm', note: 'Cancelled before it was approved: nothing was applied.' },
-  'plan-failed': { label: 'plan failed', tone: 'bad', note: 'A resource failed to plan, so there was nothing to approve and nothing was applied.' },
-  stale: { label: 'plan stale', tone: 'bad', note: 'What the plan was made of changed after it was made: nothing was applied. Start a new deployment to plan again.' },
+  'plan-failed': {
+    label: 'plan failed',
+    tone: 'bad',
+    note: 'A resource failed to plan, so there was nothing to approve and nothing was applied.',
+  },
+  stale: {
+    label: 'plan stale',
+    tone: 'bad',
+    note: 'What the plan was made of changed after it was made: nothing was applied. Start a new deployment to plan again.',
+  },
 }
 
 function roleLabel(role: string): string {
@@ -53,21 +61,43 @@ function Plan({ deployment: d }: { deployment: Deployment }) {
     <>
       <h3>The plan</h3>
       <table aria-label="Planned changes">
-        <thead><tr><th>Resource</th><th>Action</th><th>Changes</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Resource</th>
+            <th>Action</th>
+            <th>Changes</th>
+          </tr>
+        </thead>
         <tbody>
           {planned.map((n) => (
             <tr key={nodeKey(n)}>
-              <td><code>{n.id}</code><span className="muted small"> {n.type}</span></td>
+              <td>
+                <code>{n.id}</code>
+                <span className="muted small"> {n.type}</span>
+              </td>
               <td>{n.action ?? n.operation}</td>
-              <td><PlanSummary summary={n.plan_summary} planned /></td>
+              <td>
+                <PlanSummary summary={n.plan_summary} planned />
+              </td>
             </tr>
           ))}
         </tbody>
         <tfoot>
-          <tr><td colSpan={2}><strong>In total</strong></td><td><Changes changes={d.changes} planned /></td></tr>
+          <tr>
+            <td colSpan={2}>
+              <strong>In total</strong>
+            </td>
+            <td>
+              <Changes changes={d.changes} planned />
+            </td>
+          </tr>
         </tfoot>
       </table>
-      {unchanged > 0 && <p className="muted small">{unchanged === 1 ? '1 more resource stays as it is.' : `${unchanged} more resources stay as they are.`}</p>}
+      {unchanged > 0 && (
+        <p className="muted small">
+          {unchanged === 1 ? '1 more resource stays as it is.' : `${unchanged} more resources stay as they are.`}
+        </p>
+      )}
     </>
   )
 }
@@ -77,7 +107,13 @@ function DecisionBadge({ decision }: { decision?: string }) {
 }
 
 /** Approves or rejects the plan a deployment waits with; the decision names the plan's fingerprint. */
-function DecisionDialog({ decision, where, deployment: d, given, onClose }: {
+function DecisionDialog({
+  decision,
+  where,
+  deployment: d,
+  given,
+  onClose,
+}: {
   decision: Decision
   where: { org: string; project: string; env: string; id: string }
   deployment: Deployment
@@ -90,35 +126,50 @@ function DecisionDialog({ decision, where, deployment: d, given, onClose }: {
   // the plan on screen when the dialog opened: the server refuses the decision if the deployment waits with another
   const [fingerprint] = useState(gate.fingerprint)
   const decide = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/approvals', {
-      params: { path: where }, body: { decision, fingerprint, ...(comment.trim() ? { comment } : {}) },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/approvals', {
+          params: { path: where },
+          body: { decision, fingerprint, ...(comment.trim() ? { comment } : {}) },
+        }),
+      ),
     onSuccess: () => onClose(),
     // a refused decision may have ended the deployment as well: a stale plan fails it
-    onSettled: () => Promise.all([
-      client.invalidateQueries({ queryKey: ['org', where.org, 'projects', where.project, 'envs', where.env, 'deployments'] }),
-      client.invalidateQueries({ queryKey: ['org', where.org, 'approvals'] }),
-    ]),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['org', where.org, 'projects', where.project, 'envs', where.env, 'deployments'] }),
+        client.invalidateQueries({ queryKey: ['org', where.org, 'approvals'] }),
+      ]),
   })
   const errors = problemsByField(decide.error)
   const approve = decision === 'approve'
   const missing = (gate.required ?? 1) - given
   return (
     <Dialog open title={approve ? 'Approve the plan' : 'Reject the plan'} onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); decide.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          decide.mutate()
+        }}>
         <p>
           Plan <code className="wrap-anywhere">{fingerprint}</code>: <Changes changes={d.changes} planned />.{' '}
           {approve
-            ? missing <= 1 ? 'With your approval it applies.' : `It needs ${missing - 1} more after yours.`
+            ? missing <= 1
+              ? 'With your approval it applies.'
+              : `It needs ${missing - 1} more after yours.`
             : 'The deployment ends without applying anything.'}
         </p>
-        <Field label="Comment" error={errors.comment}
+        <Field
+          label="Comment"
+          error={errors.comment}
           hint={approve ? 'Optional; shown with your decision.' : 'Say why, so that whoever started it knows what to change.'}>
           {(p) => <textarea {...p} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} autoFocus />}
         </Field>
         <FormProblem error={decide.error} fields={['comment']} />
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
           <button type="submit" className={approve ? 'primary' : 'danger'} disabled={decide.isPending}>
             {decide.isPending ? 'Sending…' : approve ? 'Approve' : 'Reject'}
           </button>
@@ -132,7 +183,10 @@ function DecisionDialog({ decision, where, deployment: d, given, onClose }: {
  * A gated deployment's approval: its state, the approvals given of those required, who may give them, until
  * when, and the decisions. While it waits: the plan, and Approve and Reject for those who may decide.
  */
-export function ApprovalCard({ where, deployment: d }: {
+export function ApprovalCard({
+  where,
+  deployment: d,
+}: {
   where: { org: string; project: string; env: string; id: string }
   deployment: Deployment
 }) {
@@ -155,36 +209,78 @@ export function ApprovalCard({ where, deployment: d }: {
           <h2 id="approval-heading">Approval</h2>
           {waiting && mayDecide && !mine && !ownDeployment && (
             <div className="actions">
-              <button type="button" className="primary" onClick={() => setDeciding('approve')}>Approve</button>
-              <button type="button" className="danger" onClick={() => setDeciding('reject')}>Reject</button>
+              <button type="button" className="primary" onClick={() => setDeciding('approve')}>
+                Approve
+              </button>
+              <button type="button" className="danger" onClick={() => setDeciding('reject')}>
+                Reject
+              </button>
             </div>
           )}
         </div>
-        <p><span className={`badge ${state.tone}`}>{state.label}</span> <span className="muted">{state.note}</span></p>
+        <p>
+          <span className={`badge ${state.tone}`}>{state.label}</span> <span className="muted">{state.note}</span>
+        </p>
         <dl className="kv">
-          <dt>Approvals</dt><dd>{given} of {gate.required ?? 1} given</dd>
+          <dt>Approvals</dt>
+          <dd>
+            {given} of {gate.required ?? 1} given
+          </dd>
           <dt>Who may approve</dt>
-          <dd>{(gate.approvers ?? []).map(roleLabel).join(', ') || '—'}{gate.allow_self_approval ? '' : '; not whoever started it'}</dd>
-          <dt>{gate.state === 'expired' ? 'Expired' : 'Expires'}</dt><dd><Time value={gate.expires_at} /></dd>
-          {gate.fingerprint && <><dt>Plan</dt><dd><code>{gate.fingerprint}</code></dd></>}
+          <dd>
+            {(gate.approvers ?? []).map(roleLabel).join(', ') || '—'}
+            {gate.allow_self_approval ? '' : '; not whoever started it'}
+          </dd>
+          <dt>{gate.state === 'expired' ? 'Expired' : 'Expires'}</dt>
+          <dd>
+            <Time value={gate.expires_at} />
+          </dd>
+          {gate.fingerprint && (
+            <>
+              <dt>Plan</dt>
+              <dd>
+                <code>{gate.fingerprint}</code>
+              </dd>
+            </>
+          )}
         </dl>
-        {waiting && mine && <p>You {mine.decision === 'approve' ? 'approved' : 'rejected'} this plan <Time value={mine.created_at} />.</p>}
-        {waiting && !mine && mayDecide && ownDeployment && <p className="muted">You started this deployment: another member must approve or reject it.</p>}
+        {waiting && mine && (
+          <p>
+            You {mine.decision === 'approve' ? 'approved' : 'rejected'} this plan <Time value={mine.created_at} />.
+          </p>
+        )}
+        {waiting && !mine && mayDecide && ownDeployment && (
+          <p className="muted">You started this deployment: another member must approve or reject it.</p>
+        )}
         {waiting && !mayDecide && <p className="muted">Your role may not decide on it.</p>}
         {d.status === 'awaiting_approval' && <Plan deployment={d} />}
         <h3>Decisions</h3>
-        {decisions.length === 0 ? <p className="muted">No decisions yet.</p> : (
+        {decisions.length === 0 ? (
+          <p className="muted">No decisions yet.</p>
+        ) : (
           <table aria-label="Decisions">
-            <thead><tr><th>Member</th><th>Role</th><th>Decision</th><th>Comment</th><th>When</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Member</th>
+                <th>Role</th>
+                <th>Decision</th>
+                <th>Comment</th>
+                <th>When</th>
+              </tr>
+            </thead>
             <tbody>
               {decisions.map((x) => (
                 <tr key={x.id}>
                   <td>{x.user}</td>
                   <td>{x.role ? roleLabel(x.role) : '—'}</td>
-                  <td><DecisionBadge decision={x.decision} />
-                    {x.fingerprint && x.fingerprint !== gate.fingerprint && <div className="muted small">of another plan</div>}</td>
+                  <td>
+                    <DecisionBadge decision={x.decision} />
+                    {x.fingerprint && x.fingerprint !== gate.fingerprint && <div className="muted small">of another plan</div>}
+                  </td>
                   <td className="wrap-anywhere">{x.comment ?? <span className="muted">—</span>}</td>
-                  <td className="nowrap"><Time value={x.created_at} /></td>
+                  <td className="nowrap">
+                    <Time value={x.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>

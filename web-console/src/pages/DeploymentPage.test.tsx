@@ -7,37 +7,80 @@ import { DeploymentPage } from './DeploymentPage'
 
 const BASE = '/api/v1/orgs/acme/projects/shop/envs/prod/deployments/d-1'
 const node = (id: string, status: string, error?: string) => ({
-  type: 'thing', class: 'default', id, operation: 'apply', action: 'create', status, module_id: 'thing', module_version: 1,
-  runner_id: 'r1', attempt: 1, error, started_at: '2026-12-01T10:00:00Z', finished_at: '2026-12-01T10:00:09Z',
+  type: 'thing',
+  class: 'default',
+  id,
+  operation: 'apply',
+  action: 'create',
+  status,
+  module_id: 'thing',
+  module_version: 1,
+  runner_id: 'r1',
+  attempt: 1,
+  error,
+  started_at: '2026-12-01T10:00:00Z',
+  finished_at: '2026-12-01T10:00:09Z',
 })
 
 const FINGERPRINT = 'sha256:9b1d4f0c2e7a'
 const planned = (id: string, type: string, action: string, plan_summary: unknown): Schemas['NodeView'] => ({
-  type, class: 'default', id, operation: 'apply', action, status: 'planned', module_id: type, module_version: 1, plan_summary,
+  type,
+  class: 'default',
+  id,
+  operation: 'apply',
+  action,
+  status: 'planned',
+  module_id: type,
+  module_version: 1,
+  plan_summary,
 })
 const awaiting: Schemas['DeploymentView'] = {
-  id: 'd-1', project: 'shop', env: 'prod', mode: 'deploy', status: 'awaiting_approval', created_by: 'alice',
-  created_at: '2026-12-01T10:00:00Z', started_at: '2026-12-01T10:00:00Z',
+  id: 'd-1',
+  project: 'shop',
+  env: 'prod',
+  mode: 'deploy',
+  status: 'awaiting_approval',
+  created_by: 'alice',
+  created_at: '2026-12-01T10:00:00Z',
+  started_at: '2026-12-01T10:00:00Z',
   progress: { planned: 3, unchanged: 1, total: 4, done: 1 },
   changes: { add: 1, change: 1, destroy: 0 },
   nodes: [
     planned('app.db', 'postgres', 'update', { add: 0, change: 1, destroy: 0 }),
     planned('app.queue', 'sqs', 'create', { add: 1, change: 0, destroy: 0 }),
-    planned('app.cache', 'redis', 'create', { known_after_apply: true, reason: 'its inputs are known after postgres/default/app.db apply' }),
+    planned('app.cache', 'redis', 'create', {
+      known_after_apply: true,
+      reason: 'its inputs are known after postgres/default/app.db apply',
+    }),
     { ...node('app.api', 'unchanged'), action: 'no-op' },
   ],
   approval: {
-    state: 'awaiting', required: 2, approvers: ['platform-engineer', 'owner'], allow_self_approval: false, fingerprint: FINGERPRINT,
+    state: 'awaiting',
+    required: 2,
+    approvers: ['platform-engineer', 'owner'],
+    allow_self_approval: false,
+    fingerprint: FINGERPRINT,
     expires_at: '2026-12-02T10:00:00Z',
-    decisions: [{ id: 'a-1', decision: 'approve', comment: 'the schema change is expected', user: 'bob', role: 'owner',
-      fingerprint: FINGERPRINT, created_at: '2026-12-01T10:05:00Z' }],
+    decisions: [
+      {
+        id: 'a-1',
+        decision: 'approve',
+        comment: 'the schema change is expected',
+        user: 'bob',
+        role: 'owner',
+        fingerprint: FINGERPRINT,
+        created_at: '2026-12-01T10:05:00Z',
+      },
+    ],
   },
 }
 
-const deploymentPage = (role: Parameters<typeof fakeSession>[0], name = 'pat') => renderPage(<DeploymentPage />, {
-  url: '/orgs/acme/projects/shop/envs/prod/deployments/d-1', path: '/orgs/:org/projects/:project/envs/:env/deployments/:id',
-  session: fakeSession(role, 'acme', { name }),
-})
+const deploymentPage = (role: Parameters<typeof fakeSession>[0], name = 'pat') =>
+  renderPage(<DeploymentPage />, {
+    url: '/orgs/acme/projects/shop/envs/prod/deployments/d-1',
+    path: '/orgs/:org/projects/:project/envs/:env/deployments/:id',
+    session: fakeSession(role, 'acme', { name }),
+  })
 
 const withoutLogs = {
   [`GET ${BASE}/graph`]: () => ({ nodes: [], edges: [] }),
@@ -50,17 +93,27 @@ describe('DeploymentPage', () => {
   it('says at the top which resource failed and why, and opens its logs from there', async () => {
     const api = mockApi({
       [`GET ${BASE}`]: () => ({
-        id: 'd-1', mode: 'deploy', status: 'failed', created_by: 'pat', error: '1 of 2 resources failed',
-        created_at: '2026-12-01T10:00:00Z', started_at: '2026-12-01T10:00:00Z', finished_at: '2026-12-01T10:00:10Z',
+        id: 'd-1',
+        mode: 'deploy',
+        status: 'failed',
+        created_by: 'pat',
+        error: '1 of 2 resources failed',
+        created_at: '2026-12-01T10:00:00Z',
+        started_at: '2026-12-01T10:00:00Z',
+        finished_at: '2026-12-01T10:00:10Z',
         progress: { failed: 1, succeeded: 1, total: 2, done: 2 },
         failures: [{ resource: 'app.db', error: 'Error: creating db: quota exceeded' }],
-        nodes: [node('app.db', 'failed', 'Error: creating db: quota exceeded\n\n  with module.main.thing.this'), node('app.api', 'succeeded')],
+        nodes: [
+          node('app.db', 'failed', 'Error: creating db: quota exceeded\n\n  with module.main.thing.this'),
+          node('app.api', 'succeeded'),
+        ],
       }),
       [`GET ${BASE}/graph`]: () => ({ nodes: [], edges: [] }),
       [`GET ${BASE}/logs`]: () => new Response('event: end\ndata: {}\n\n', { headers: { 'Content-Type': 'text/event-stream' } }),
     })
     renderPage(<DeploymentPage />, {
-      url: '/orgs/acme/projects/shop/envs/prod/deployments/d-1', path: '/orgs/:org/projects/:project/envs/:env/deployments/:id',
+      url: '/orgs/acme/projects/shop/envs/prod/deployments/d-1',
+      path: '/orgs/:org/projects/:project/envs/:env/deployments/:id',
       session: fakeSession('developer'),
     })
     const alert = await screen.findByRole('alert')
@@ -74,14 +127,35 @@ describe('DeploymentPage', () => {
   it('shows the plan a deployment waits with and the approvals so far, and approves it with the plan’s fingerprint and a comment', async () => {
     let approved = false
     const api = mockApi({
-      [`GET ${BASE}`]: () => approved
-        ? { ...awaiting, status: 'running', approval: { ...awaiting.approval, state: 'approved', decisions: [...awaiting.approval!.decisions!,
-          { id: 'a-2', decision: 'approve', comment: 'go', user: 'pat', role: 'platform-engineer', fingerprint: FINGERPRINT, created_at: '2026-12-01T10:06:00Z' }] } }
-        : awaiting,
+      [`GET ${BASE}`]: () =>
+        approved
+          ? {
+              ...awaiting,
+              status: 'running',
+              approval: {
+                ...awaiting.approval,
+                state: 'approved',
+                decisions: [
+                  ...awaiting.approval!.decisions!,
+                  {
+                    id: 'a-2',
+                    decision: 'approve',
+                    comment: 'go',
+                    user: 'pat',
+                    role: 'platform-engineer',
+                    fingerprint: FINGERPRINT,
+                    created_at: '2026-12-01T10:06:00Z',
+                  },
+                ],
+              },
+            }
+          : awaiting,
       [`POST ${BASE}/approvals`]: () => {
         approved = true
-        return new Response(JSON.stringify({ id: 'a-2', decision: 'approve', user: 'pat', fingerprint: FINGERPRINT }),
-          { status: 201, headers: { 'Content-Type': 'application/json' } })
+        return new Response(JSON.stringify({ id: 'a-2', decision: 'approve', user: 'pat', fingerprint: FINGERPRINT }), {
+          status: 201,
+          headers: { 'Content-Type': 'application/json' },
+        })
       },
       ...withoutLogs,
     })
@@ -91,7 +165,9 @@ describe('DeploymentPage', () => {
     expect(card).toHaveTextContent('1 of 2 given')
     expect(card).toHaveTextContent('Platform engineer, Owner; not whoever started it')
     expect(card).toHaveTextContent(FINGERPRINT)
-    const decision = within(within(card).getByRole('table', { name: 'Decisions' })).getByText('bob').closest('tr')!
+    const decision = within(within(card).getByRole('table', { name: 'Decisions' }))
+      .getByText('bob')
+      .closest('tr')!
     expect(decision).toHaveTextContent('Owner')
     expect(within(decision).getByText('approved')).toHaveClass('badge', 'ok')
     expect(decision).toHaveTextContent('the schema change is expected')
@@ -100,9 +176,13 @@ describe('DeploymentPage', () => {
     const db = within(plan).getByText('app.db').closest('tr')!
     expect(db).toHaveTextContent('update')
     expect(within(db).getByLabelText('0 to add, 1 to change, 0 to destroy')).toHaveTextContent('+0 ~1 −0')
-    expect(within(plan).getByText('app.cache').closest('tr')).toHaveTextContent('known after apply (its inputs are known after postgres/default/app.db apply)')
+    expect(within(plan).getByText('app.cache').closest('tr')).toHaveTextContent(
+      'known after apply (its inputs are known after postgres/default/app.db apply)',
+    )
     expect(within(plan).queryByText('app.api')).not.toBeInTheDocument()
-    expect(within(plan).getByText('In total').closest('tr')).toContainElement(within(plan).getByLabelText('1 to add, 1 to change, 0 to destroy'))
+    expect(within(plan).getByText('In total').closest('tr')).toContainElement(
+      within(plan).getByLabelText('1 to add, 1 to change, 0 to destroy'),
+    )
     expect(card).toHaveTextContent('1 more resource stays as it is.')
 
     fireEvent.click(within(card).getByRole('button', { name: 'Approve' }))
@@ -120,14 +200,23 @@ describe('DeploymentPage', () => {
   it('shows in the dialog why a stale plan cannot be approved, and that the deployment failed', async () => {
     let refused = false
     mockApi({
-      [`GET ${BASE}`]: () => refused
-        ? { ...awaiting, status: 'failed', error: 'not applied: the plan is stale, postgres/default/app.db changed; create a new deployment to plan again',
-          approval: { ...awaiting.approval, state: 'stale' } }
-        : awaiting,
+      [`GET ${BASE}`]: () =>
+        refused
+          ? {
+              ...awaiting,
+              status: 'failed',
+              error: 'not applied: the plan is stale, postgres/default/app.db changed; create a new deployment to plan again',
+              approval: { ...awaiting.approval, state: 'stale' },
+            }
+          : awaiting,
       [`POST ${BASE}/approvals`]: () => {
         refused = true
-        return problemResponse(409, 'Conflict', 'the plan of deployment d-1 is stale: postgres/default/app.db changed. '
-          + 'The deployment failed without applying anything; create a new deployment to plan again')
+        return problemResponse(
+          409,
+          'Conflict',
+          'the plan of deployment d-1 is stale: postgres/default/app.db changed. ' +
+            'The deployment failed without applying anything; create a new deployment to plan again',
+        )
       },
       ...withoutLogs,
     })
@@ -135,7 +224,9 @@ describe('DeploymentPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Approve' }))
     const dialog = await screen.findByRole('dialog', { name: 'Approve the plan' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The deployment failed without applying anything; create a new deployment to plan again')
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The deployment failed without applying anything; create a new deployment to plan again',
+    )
     const card = screen.getByRole('region', { name: 'Approval' })
     expect(await within(card).findByText('plan stale')).toHaveClass('badge', 'bad')
     expect(within(card).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument()

@@ -29,8 +29,8 @@ export function DeploymentPage() {
     queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id],
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}', { params: { path } })),
     // while it waits for approval, others' decisions and the expiry change it, but slowly
-    refetchInterval: (q) => ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500
-      : q.state.data?.status === 'awaiting_approval' ? 10_000 : false,
+    refetchInterval: (q) =>
+      ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500 : q.state.data?.status === 'awaiting_approval' ? 10_000 : false,
   })
   const graph = useQuery({
     queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id, 'graph'],
@@ -47,8 +47,14 @@ export function DeploymentPage() {
           <>
             <DeploymentHeader org={org} project={project} env={env} deployment={d} editable={can('developer')} onSelect={setSelected} />
             {d.approval && <ApprovalCard where={path} deployment={d} />}
-            <DeploymentBody deployment={d} graph={graph.data} graphError={graph.error} selected={selected} onSelect={setSelected}
-              logsUrl={`/api/v1/orgs/${org}/projects/${project}/envs/${env}/deployments/${id}/logs?follow=true${selected ? `&node=${encodeURIComponent(selected)}` : ''}`} />
+            <DeploymentBody
+              deployment={d}
+              graph={graph.data}
+              graphError={graph.error}
+              selected={selected}
+              onSelect={setSelected}
+              logsUrl={`/api/v1/orgs/${org}/projects/${project}/envs/${env}/deployments/${id}/logs?follow=true${selected ? `&node=${encodeURIComponent(selected)}` : ''}`}
+            />
           </>
         )}
       </Async>
@@ -56,35 +62,70 @@ export function DeploymentPage() {
   )
 }
 
-function DeploymentHeader({ org, project, env, deployment: d, editable, onSelect }: {
-  org: string; project: string; env: string; deployment: Deployment; editable: boolean; onSelect: (key: string) => void
+function DeploymentHeader({
+  org,
+  project,
+  env,
+  deployment: d,
+  editable,
+  onSelect,
+}: {
+  org: string
+  project: string
+  env: string
+  deployment: Deployment
+  editable: boolean
+  onSelect: (key: string) => void
 }) {
   const client = useQueryClient()
   const navigate = useNavigate()
   const path = { org, project, env }
   const active = UNFINISHED.has(d.status ?? '')
   const rollback = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
-      params: { path }, body: { mode: 'rollback', rollback_to: d.id },
-    })) as Promise<Deployment>,
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {
+          params: { path },
+          body: { mode: 'rollback', rollback_to: d.id },
+        }),
+      ) as Promise<Deployment>,
     onSuccess: (created) => navigate(`/orgs/${org}/projects/${project}/envs/${env}/deployments/${created.id}`),
   })
   const progress = d.progress ?? {}
   return (
     <>
-      <PageHeader title={`${d.mode === 'rollback' ? 'Rollback' : d.mode === 'plan' ? 'Plan' : d.mode === 'destroy' ? 'Destroy' : 'Deployment'} of ${env}`}
-        subtitle={<>Started <Time value={d.created_at} /> by {d.created_by} · manifest {d.manifest_version ? `v${d.manifest_version}` : '—'}
-          {d.force ? ' · forced' : ''} · took {duration(d.started_at, d.finished_at)}</>}>
+      <PageHeader
+        title={`${d.mode === 'rollback' ? 'Rollback' : d.mode === 'plan' ? 'Plan' : d.mode === 'destroy' ? 'Destroy' : 'Deployment'} of ${env}`}
+        subtitle={
+          <>
+            Started <Time value={d.created_at} /> by {d.created_by} · manifest {d.manifest_version ? `v${d.manifest_version}` : '—'}
+            {d.force ? ' · forced' : ''} · took {duration(d.started_at, d.finished_at)}
+          </>
+        }>
         <StatusBadge status={d.status} />
         {editable && active && (
-          <ConfirmButton label={d.cancel_requested ? 'Cancelling…' : 'Cancel'} disabled={d.cancel_requested} title="Cancel this deployment?"
-            confirmLabel="Cancel deployment" onConfirm={async () => {
-              await unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/cancel', { params: { path: { ...path, id: d.id! } } }))
+          <ConfirmButton
+            label={d.cancel_requested ? 'Cancelling…' : 'Cancel'}
+            disabled={d.cancel_requested}
+            title="Cancel this deployment?"
+            confirmLabel="Cancel deployment"
+            onConfirm={async () => {
+              await unwrap(
+                api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/cancel', {
+                  params: { path: { ...path, id: d.id! } },
+                }),
+              )
               await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments'] })
-            }}>Nothing new starts; running OpenTofu processes are interrupted and their resources marked cancelled.</ConfirmButton>
+            }}>
+            Nothing new starts; running OpenTofu processes are interrupted and their resources marked cancelled.
+          </ConfirmButton>
         )}
         {editable && !active && d.status === 'succeeded' && (d.mode === 'deploy' || d.mode === 'rollback') && (
-          <ConfirmButton label="Roll back to this deployment" danger={false} title="Roll back to this deployment?" confirmLabel="Roll back"
+          <ConfirmButton
+            label="Roll back to this deployment"
+            danger={false}
+            title="Roll back to this deployment?"
+            confirmLabel="Roll back"
             onConfirm={() => rollback.mutateAsync()}>
             A new deployment applies the module versions and inputs this one used, to every resource it deployed.
           </ConfirmButton>
@@ -100,29 +141,49 @@ function DeploymentHeader({ org, project, env, deployment: d, editable, onSelect
                 return (
                   <li key={f.resource}>
                     <code>{f.resource}</code>: {f.error}{' '}
-                    {node && <button type="button" className="link" onClick={() => {
-                      onSelect(nodeKey(node))
-                      document.getElementById('deployment-logs')?.scrollIntoView?.()
-                    }}>Show its logs</button>}
+                    {node && (
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() => {
+                          onSelect(nodeKey(node))
+                          document.getElementById('deployment-logs')?.scrollIntoView?.()
+                        }}>
+                        Show its logs
+                      </button>
+                    )}
                   </li>
                 )
               })}
-              {(progress.failed ?? 0) > d.failures!.length && <li className="muted">and {(progress.failed ?? 0) - d.failures!.length} more</li>}
+              {(progress.failed ?? 0) > d.failures!.length && (
+                <li className="muted">and {(progress.failed ?? 0) - d.failures!.length} more</li>
+              )}
             </ul>
           )}
         </div>
       )}
-      <ProgressBar label="Resources done" done={progress.done ?? 0} total={progress.total ?? (d.nodes?.length ?? 0)} />
+      <ProgressBar label="Resources done" done={progress.done ?? 0} total={progress.total ?? d.nodes?.length ?? 0} />
       <div className="summary-counts small" aria-label="Resources by status">
-        {Object.entries(progress).filter(([k, v]) => k !== 'done' && k !== 'total' && v > 0).map(([k, v]) => (
-          <span key={k}><StatusBadge status={k} /> {v}</span>
-        ))}
+        {Object.entries(progress)
+          .filter(([k, v]) => k !== 'done' && k !== 'total' && v > 0)
+          .map(([k, v]) => (
+            <span key={k}>
+              <StatusBadge status={k} /> {v}
+            </span>
+          ))}
       </div>
     </>
   )
 }
 
-function DeploymentBody({ deployment, graph, graphError, selected, onSelect, logsUrl }: {
+function DeploymentBody({
+  deployment,
+  graph,
+  graphError,
+  selected,
+  onSelect,
+  logsUrl,
+}: {
   deployment: Deployment
   graph?: Schemas['GraphView']
   graphError: unknown
@@ -132,10 +193,16 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
 }) {
   const statuses = useMemo(() => new Map((deployment.nodes ?? []).map((n) => [nodeKey(n), n])), [deployment.nodes])
   // a failed resource says why beside it: the first line of its error
-  const nodes = useMemo(() => (deployment.nodes ?? []).map((n) => ({
-    key: nodeKey(n), label: n.id!, status: n.status,
-    sublabel: n.status === 'failed' && n.error ? `${n.type} · ${firstLine(n.error)}` : n.type,
-  })), [deployment.nodes])
+  const nodes = useMemo(
+    () =>
+      (deployment.nodes ?? []).map((n) => ({
+        key: nodeKey(n),
+        label: n.id!,
+        status: n.status,
+        sublabel: n.status === 'failed' && n.error ? `${n.type} · ${firstLine(n.error)}` : n.type,
+      })),
+    [deployment.nodes],
+  )
   const edges = useMemo(() => (graph?.edges ?? []).map((e) => ({ from: e.from!, to: e.to!, label: e.alias })), [graph?.edges])
   const current = selected ? statuses.get(selected) : undefined
   return (
@@ -148,33 +215,85 @@ function DeploymentBody({ deployment, graph, graphError, selected, onSelect, log
             <>
               <h2 style={{ marginTop: 0 }}>{current.id}</h2>
               <dl className="kv">
-                <dt>Status</dt><dd><StatusBadge status={current.status} /></dd>
-                <dt>Action</dt><dd>{current.action ?? current.operation}</dd>
-                <dt>Module</dt><dd>{current.module_id} v{current.module_version}</dd>
-                <dt>Runner</dt><dd>{current.runner_id ?? '—'}</dd>
-                <dt>Attempt</dt><dd>{current.attempt ?? '—'}</dd>
-                <dt>Took</dt><dd>{duration(current.started_at, current.finished_at)}</dd>
-                {current.plan_summary != null && <><dt>Plan</dt><dd><PlanSummary summary={current.plan_summary} planned={current.status === 'planned'} /></dd></>}
+                <dt>Status</dt>
+                <dd>
+                  <StatusBadge status={current.status} />
+                </dd>
+                <dt>Action</dt>
+                <dd>{current.action ?? current.operation}</dd>
+                <dt>Module</dt>
+                <dd>
+                  {current.module_id} v{current.module_version}
+                </dd>
+                <dt>Runner</dt>
+                <dd>{current.runner_id ?? '—'}</dd>
+                <dt>Attempt</dt>
+                <dd>{current.attempt ?? '—'}</dd>
+                <dt>Took</dt>
+                <dd>{duration(current.started_at, current.finished_at)}</dd>
+                {current.plan_summary != null && (
+                  <>
+                    <dt>Plan</dt>
+                    <dd>
+                      <PlanSummary summary={current.plan_summary} planned={current.status === 'planned'} />
+                    </dd>
+                  </>
+                )}
               </dl>
-              {current.error && <div className="problem" role="alert">{current.error}</div>}
-              <button type="button" className="link" onClick={() => onSelect(null)}>Show the logs of all resources</button>
+              {current.error && (
+                <div className="problem" role="alert">
+                  {current.error}
+                </div>
+              )}
+              <button type="button" className="link" onClick={() => onSelect(null)}>
+                Show the logs of all resources
+              </button>
             </>
-          ) : <p className="muted">Select a resource to see its details and only its logs.</p>}
+          ) : (
+            <p className="muted">Select a resource to see its details and only its logs.</p>
+          )}
         </aside>
       </div>
-      <h2 id="deployment-logs">Logs {current ? <>of <code>{current.id}</code></> : 'of all resources'}</h2>
+      <h2 id="deployment-logs">
+        Logs{' '}
+        {current ? (
+          <>
+            of <code>{current.id}</code>
+          </>
+        ) : (
+          'of all resources'
+        )}
+      </h2>
       <LogViewer url={logsUrl} label={current ? `Logs of ${current.id}` : 'Logs of the deployment'} byResource={!current} />
       <h2>Resources</h2>
       <table>
-        <thead><tr><th>Resource</th><th>Action</th><th>Status</th><th>Module</th><th>Runner</th><th>Took</th><th>Error</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Resource</th>
+            <th>Action</th>
+            <th>Status</th>
+            <th>Module</th>
+            <th>Runner</th>
+            <th>Took</th>
+            <th>Error</th>
+          </tr>
+        </thead>
         <tbody>
           {(deployment.nodes ?? []).map((n) => (
             <tr key={nodeKey(n)} className={nodeKey(n) === selected ? 'selected' : undefined}>
-              <td><button type="button" className="link" onClick={() => onSelect(nodeKey(n))}>{n.id}</button>
-                <span className="muted small"> {n.type}</span></td>
+              <td>
+                <button type="button" className="link" onClick={() => onSelect(nodeKey(n))}>
+                  {n.id}
+                </button>
+                <span className="muted small"> {n.type}</span>
+              </td>
               <td>{n.action ?? n.operation}</td>
-              <td><StatusBadge status={n.status} /></td>
-              <td>{n.module_id} v{n.module_version}</td>
+              <td>
+                <StatusBadge status={n.status} />
+              </td>
+              <td>
+                {n.module_id} v{n.module_version}
+              </td>
               <td>{n.runner_id ?? '—'}</td>
               <td>{duration(n.started_at, n.finished_at)}</td>
               <td>{n.error ?? ''}</td>

@@ -3,9 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { EnginePage } from './EnginePage'
 
-const page = () => renderPage(<EnginePage />, {
-  url: '/orgs/acme/engine', path: '/orgs/:org/engine', session: fakeSession('owner', 'acme', { instance_admin: true }),
-})
+const page = () =>
+  renderPage(<EnginePage />, {
+    url: '/orgs/acme/engine',
+    path: '/orgs/:org/engine',
+    session: fakeSession('owner', 'acme', { instance_admin: true }),
+  })
 
 const where = { org: 'acme', project: 'shop', env: 'prod' }
 
@@ -15,18 +18,41 @@ describe('EnginePage', () => {
   it('shows stalled deployments with their reason and the jobs no runner took', async () => {
     const api = mockApi({
       'GET /api/v1/admin/engine': () => ({
-        stalled: [{ id: '11111111-2222-4333-8444-555555555555', ...where, mode: 'deploy', status: 'running', created_at: '2026-12-01T10:00:00Z',
-          started_at: '2026-12-01T10:00:01Z', stalled_reason: 'node thing/default/w.b cannot go from pending to succeeded', stalled_at: '2026-12-01T10:05:00Z' }],
+        stalled: [
+          {
+            id: '11111111-2222-4333-8444-555555555555',
+            ...where,
+            mode: 'deploy',
+            status: 'running',
+            created_at: '2026-12-01T10:00:00Z',
+            started_at: '2026-12-01T10:00:01Z',
+            stalled_reason: 'node thing/default/w.b cannot go from pending to succeeded',
+            stalled_at: '2026-12-01T10:05:00Z',
+          },
+        ],
         long_running: [],
         queues: [{ ...where, queued: 2 }],
-        waiting_jobs: [{ job_id: 'j1', deployment_id: 'd1', ...where, resource: 'thing/default/w.a', runner: 'r1', runner_status: 'offline',
-          runner_rule_id: 'all', queued_at: '2026-12-01T10:00:02Z' }],
+        waiting_jobs: [
+          {
+            job_id: 'j1',
+            deployment_id: 'd1',
+            ...where,
+            resource: 'thing/default/w.a',
+            runner: 'r1',
+            runner_status: 'offline',
+            runner_rule_id: 'all',
+            queued_at: '2026-12-01T10:00:02Z',
+          },
+        ],
         recent_failures: [],
       }),
     })
     page()
     const stalled = (await screen.findByText(/cannot go from pending to succeeded/)).closest('tr')!
-    expect(within(stalled).getByRole('link', { name: '11111111' })).toHaveAttribute('href', '/orgs/acme/projects/shop/envs/prod/deployments/11111111-2222-4333-8444-555555555555')
+    expect(within(stalled).getByRole('link', { name: '11111111' })).toHaveAttribute(
+      'href',
+      '/orgs/acme/projects/shop/envs/prod/deployments/11111111-2222-4333-8444-555555555555',
+    )
     expect(within(stalled).getByText('stalled')).toHaveClass('badge', 'bad')
     const job = screen.getByText('thing/default/w.a').closest('tr')!
     expect(within(job).getByText('offline')).toHaveClass('badge', 'bad')

@@ -11,7 +11,13 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
 const production: Schemas['EnvTypeView'] = { id: 'production', description: 'Live', version: 3, created_at: '2026-12-01T10:00:00Z' }
 const gated: Schemas['EnvTypeView'] = {
   ...production,
-  approval: { deployments: true, required: 2, approvers: ['platform-engineer', 'owner'], allow_self_approval: false, expires_after_hours: 24 },
+  approval: {
+    deployments: true,
+    required: 2,
+    approvers: ['platform-engineer', 'owner'],
+    allow_self_approval: false,
+    expires_after_hours: 24,
+  },
   checks: { interval_minutes: 60, window: '22:00-06:00', refresh_only: false },
 }
 
@@ -28,10 +34,14 @@ describe('EnvTypesPage', () => {
   })
 
   it('says which ones configuration as code manages and which are protected', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/env-types': () => ({ items: [
-      { id: 'production', managed_by: 'platform-repo', protected: true },
-      { id: 'preview', managed_by: null, protected: false },
-    ] }) })
+    mockApi({
+      'GET /api/v1/orgs/acme/env-types': () => ({
+        items: [
+          { id: 'production', managed_by: 'platform-repo', protected: true },
+          { id: 'preview', managed_by: null, protected: false },
+        ],
+      }),
+    })
     page('platform-engineer')
     expect(await screen.findByText('managed by platform-repo')).toHaveAttribute('title', expect.stringContaining('next apply overwrites'))
     expect(screen.getByText('protected')).toBeInTheDocument()
@@ -48,9 +58,10 @@ describe('EnvTypesPage', () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/env-types': () => ({ items: [] }),
-      'POST /api/v1/orgs/acme/env-types': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/id', detail: 'must be lowercase' }])
-        : { id: 'staging' }),
+      'POST /api/v1/orgs/acme/env-types': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/id', detail: 'must be lowercase' }])
+          : { id: 'staging' },
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New environment type' }))
@@ -93,23 +104,34 @@ describe('EnvTypesPage', () => {
     fireEvent.change(within(dialog).getByLabelText('Policy 1'), { target: { value: 'auto' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
-    expect(api.bodies).toEqual([{
-      description: 'Live', version: 3,
-      approval: { deployments: true, required: 2, approvers: ['developer', 'platform-engineer', 'owner'], allow_self_approval: false, expires_after_hours: 48 },
-      checks: { interval_minutes: 60, window: '22:00-06:00', refresh_only: true },
-      reconcile: { postgres: 'auto' },
-    }])
+    expect(api.bodies).toEqual([
+      {
+        description: 'Live',
+        version: 3,
+        approval: {
+          deployments: true,
+          required: 2,
+          approvers: ['developer', 'platform-engineer', 'owner'],
+          allow_self_approval: false,
+          expires_after_hours: 48,
+        },
+        checks: { interval_minutes: 60, window: '22:00-06:00', refresh_only: true },
+        reconcile: { postgres: 'auto' },
+      },
+    ])
   })
 
   it('shows the API’s errors at the approval and check fields they concern, and removes settings turned off with {}', async () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/env-types': () => ({ items: [gated] }),
-      'PUT /api/v1/orgs/acme/env-types/production': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '2 problems', [
-          { pointer: '/approval/approvers', detail: 'size must be between 1 and 4' },
-          { pointer: '/checks/interval_minutes', detail: 'must be 0 (off) or at least 10 minutes' }])
-        : production),
+      'PUT /api/v1/orgs/acme/env-types/production': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '2 problems', [
+              { pointer: '/approval/approvers', detail: 'size must be between 1 and 4' },
+              { pointer: '/checks/interval_minutes', detail: 'must be 0 (off) or at least 10 minutes' },
+            ])
+          : production,
     })
     page('owner')
     expect(await screen.findByText('wait for 2 approvals by Platform engineer, Owner')).toBeInTheDocument()

@@ -22,11 +22,23 @@ export function HomePage() {
   return (
     <main className="sign-in" id="main">
       <h1>Welcome, {me.name}</h1>
-      {me.instance_admin ? <CreateFirstOrg /> : (
-        <p>You are not a member of any organization yet. Ask an owner to add you as <code>{me.name}</code>
-          {me.email ? <> or <code>{me.email}</code></> : null}.</p>
+      {me.instance_admin ? (
+        <CreateFirstOrg />
+      ) : (
+        <p>
+          You are not a member of any organization yet. Ask an owner to add you as <code>{me.name}</code>
+          {me.email ? (
+            <>
+              {' '}
+              or <code>{me.email}</code>
+            </>
+          ) : null}
+          .
+        </p>
       )}
-      <button type="button" className="link" onClick={() => session.signOut()}>Sign out</button>
+      <button type="button" className="link" onClick={() => session.signOut()}>
+        Sign out
+      </button>
     </main>
   )
 }
@@ -50,17 +62,18 @@ export function OrgForm({ onCreated, onCancel }: { onCreated: (id: string) => vo
   const [error, setError] = useState<unknown>(null)
   const errors = fieldErrors(error)
   return (
-    <form onSubmit={async (e) => {
-      e.preventDefault()
-      try {
-        await unwrap(api.POST('/api/v1/orgs', { body: { id, name: name || id } }))
-        await client.invalidateQueries({ queryKey: ['orgs'] })
-        await session.refreshMe()
-        onCreated(id)
-      } catch (err) {
-        setError(err)
-      }
-    }}>
+    <form
+      onSubmit={async (e) => {
+        e.preventDefault()
+        try {
+          await unwrap(api.POST('/api/v1/orgs', { body: { id, name: name || id } }))
+          await client.invalidateQueries({ queryKey: ['orgs'] })
+          await session.refreshMe()
+          onCreated(id)
+        } catch (err) {
+          setError(err)
+        }
+      }}>
       <Field label="Id" hint="Lowercase letters, digits and dashes; used in URLs." error={errors.id}>
         {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} required autoFocus />}
       </Field>
@@ -69,8 +82,14 @@ export function OrgForm({ onCreated, onCancel }: { onCreated: (id: string) => vo
       </Field>
       {error != null && Object.keys(errors).length === 0 && <ProblemMessage error={error} />}
       <footer>
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
-        <button type="submit" className="primary">Create organization</button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="primary">
+          Create organization
+        </button>
       </footer>
     </form>
   )

@@ -5,29 +5,60 @@ import { fakeSession, mockApi, problemResponse, renderPage } from '../test/rende
 import { IssuesPage, IssuesTab } from './IssuesPage'
 
 const drift: Schemas['Issue'] = {
-  id: '11111111-2222-4333-8444-555555555555', project: 'shop', env: 'prod', resource: 'postgres/default/checkout.db',
-  resource_type: 'postgres', resource_class: 'default', resource_id: 'checkout.db', kind: 'drift', state: 'open',
+  id: '11111111-2222-4333-8444-555555555555',
+  project: 'shop',
+  env: 'prod',
+  resource: 'postgres/default/checkout.db',
+  resource_type: 'postgres',
+  resource_class: 'default',
+  resource_id: 'checkout.db',
+  kind: 'drift',
+  state: 'open',
   summary: 'changed outside Polystack: module.main.aws_db_instance.this (allocated_storage, password)',
   detail: {
-    drifted: true, changes_pending: true,
-    drift: [{ address: 'module.main.aws_db_instance.this', actions: ['update'], attributes: [
-      { path: 'allocated_storage', before: 20, after: 50 }, { path: 'password', before: '(sensitive)', after: '(sensitive)' }] }],
+    drifted: true,
+    changes_pending: true,
+    drift: [
+      {
+        address: 'module.main.aws_db_instance.this',
+        actions: ['update'],
+        attributes: [
+          { path: 'allocated_storage', before: 20, after: 50 },
+          { path: 'password', before: '(sensitive)', after: '(sensitive)' },
+        ],
+      },
+    ],
     changes: [{ address: 'module.main.aws_db_instance.this', actions: ['update'] }],
   },
-  first_seen: '2026-12-02T01:00:00Z', last_seen: '2026-12-02T01:30:00Z',
+  first_seen: '2026-12-02T01:00:00Z',
+  last_seen: '2026-12-02T01:30:00Z',
 }
 
 const failed: Schemas['Issue'] = {
-  id: '21111111-2222-4333-8444-555555555555', project: 'shop', env: 'dev', resource: 'redis/default/cache',
-  resource_type: 'redis', resource_class: 'default', resource_id: 'cache', kind: 'apply-failed', state: 'open',
-  summary: 'the last apply failed: the provider refused', detail: { error: 'the provider refused' },
-  first_seen: '2026-12-02T01:10:00Z', last_seen: '2026-12-02T01:10:00Z',
-  acknowledged_at: '2026-12-02T01:20:00Z', acknowledged_by: 'alice', ack_comment: 'quota raised, retrying tomorrow',
+  id: '21111111-2222-4333-8444-555555555555',
+  project: 'shop',
+  env: 'dev',
+  resource: 'redis/default/cache',
+  resource_type: 'redis',
+  resource_class: 'default',
+  resource_id: 'cache',
+  kind: 'apply-failed',
+  state: 'open',
+  summary: 'the last apply failed: the provider refused',
+  detail: { error: 'the provider refused' },
+  first_seen: '2026-12-02T01:10:00Z',
+  last_seen: '2026-12-02T01:10:00Z',
+  acknowledged_at: '2026-12-02T01:20:00Z',
+  acknowledged_by: 'alice',
+  ack_comment: 'quota raised, retrying tomorrow',
 }
 
-const envTab = (role: Parameters<typeof fakeSession>[0] = 'developer') => renderPage(<IssuesTab org="acme" project="shop" env="prod" />, {
-  url: '/orgs/acme/projects/shop/envs/prod', path: '/orgs/:org/projects/:project/envs/:env', session: fakeSession(role),
-})
+const envTab = (role: Parameters<typeof fakeSession>[0] = 'developer') =>
+  renderPage(<IssuesTab org="acme" project="shop" env="prod" />, {
+    url: '/orgs/acme/projects/shop/envs/prod',
+    path: '/orgs/:org/projects/:project/envs/:env',
+    session: fakeSession(role),
+  })
 
 describe('Issues', () => {
   afterEach(() => vi.unstubAllGlobals())
@@ -87,8 +118,12 @@ describe('Issues', () => {
   it('starts a check, and says why when the environment is busy', async () => {
     const api = mockApi({
       'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [] }),
-      'POST /api/v1/orgs/acme/projects/shop/envs/prod/checks': () => problemResponse(409, 'Conflict',
-        'deployment (deploy) d1 of `shop/prod` is running; checks run when the environment has no deployment running or waiting'),
+      'POST /api/v1/orgs/acme/projects/shop/envs/prod/checks': () =>
+        problemResponse(
+          409,
+          'Conflict',
+          'deployment (deploy) d1 of `shop/prod` is running; checks run when the environment has no deployment running or waiting',
+        ),
     })
     envTab()
     fireEvent.click(await screen.findByRole('button', { name: 'Check for drift now' }))

@@ -30,9 +30,20 @@ function KindBadge({ kind }: { kind?: IssueKind }) {
   return <span className={`badge ${known?.tone ?? 'calm'}`}>{known?.label ?? kind}</span>
 }
 
-interface AttributeChange { path?: string; before?: unknown; after?: unknown }
-interface ResourceDrift { address?: string; attributes?: AttributeChange[] }
-interface ResourceChange { address?: string; actions?: string[]; action_reason?: string }
+interface AttributeChange {
+  path?: string
+  before?: unknown
+  after?: unknown
+}
+interface ResourceDrift {
+  address?: string
+  attributes?: AttributeChange[]
+}
+interface ResourceChange {
+  address?: string
+  actions?: string[]
+  action_reason?: string
+}
 
 function shown(value: unknown): string {
   return value === undefined || value === null ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value)
@@ -49,7 +60,9 @@ function IssueDetail({ detail }: { detail: unknown }) {
           Changed outside: <code>{drift.address}</code>
           <ul className="plain">
             {(drift.attributes ?? []).map((a) => (
-              <li key={a.path}><code>{a.path}</code>: <code>{shown(a.before)}</code> → <code>{shown(a.after)}</code></li>
+              <li key={a.path}>
+                <code>{a.path}</code>: <code>{shown(a.before)}</code> → <code>{shown(a.after)}</code>
+              </li>
             ))}
           </ul>
         </div>
@@ -59,7 +72,10 @@ function IssueDetail({ detail }: { detail: unknown }) {
           Putting it back would:
           <ul className="plain">
             {(d.changes ?? []).map((c) => (
-              <li key={c.address}><code>{c.address}</code> {(c.actions ?? []).join(' and ')}{c.action_reason ? ` (${c.action_reason})` : ''}</li>
+              <li key={c.address}>
+                <code>{c.address}</code> {(c.actions ?? []).join(' and ')}
+                {c.action_reason ? ` (${c.action_reason})` : ''}
+              </li>
             ))}
           </ul>
         </div>
@@ -68,7 +84,11 @@ function IssueDetail({ detail }: { detail: unknown }) {
   )
 }
 
-function AcknowledgeDialog({ issue, where, onClose }: {
+function AcknowledgeDialog({
+  issue,
+  where,
+  onClose,
+}: {
   issue: Issue
   where: { org: string; project: string; env: string }
   onClose: () => void
@@ -76,9 +96,13 @@ function AcknowledgeDialog({ issue, where, onClose }: {
   const client = useQueryClient()
   const [comment, setComment] = useState('')
   const save = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/issues/{id}/acknowledge', {
-      params: { path: { ...where, id: issue.id! } }, body: { comment },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/issues/{id}/acknowledge', {
+          params: { path: { ...where, id: issue.id! } },
+          body: { comment },
+        }),
+      ),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['org', where.org, 'issues'] })
       onClose()
@@ -87,15 +111,25 @@ function AcknowledgeDialog({ issue, where, onClose }: {
   const errors = problemsByField(save.error)
   return (
     <Dialog open title={`Acknowledge the ${issue.kind} of ${issue.resource_id}`} onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
-        <p className="hint">The issue stays open until a check or a deployment shows the deviation gone; the comment tells others you have seen it.</p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
+        <p className="hint">
+          The issue stays open until a check or a deployment shows the deviation gone; the comment tells others you have seen it.
+        </p>
         <Field label="Comment" error={errors.comment}>
           {(p) => <textarea {...p} value={comment} onChange={(e) => setComment(e.target.value)} required maxLength={2000} />}
         </Field>
         <FormProblem error={save.error} fields={['comment']} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending || !comment.trim()}>Acknowledge</button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={save.isPending || !comment.trim()}>
+            Acknowledge
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>
@@ -114,9 +148,16 @@ export function IssueList({ org, project, env }: { org: string; project?: string
   const query = useInfiniteQuery({
     queryKey: ['org', org, 'issues', project ?? '', env ?? '', state, kind],
     queryFn: ({ pageParam }) => {
-      const filters = { limit: PAGE_SIZE, ...(state ? { state } : {}), ...(kind ? { kind } : {}), ...(pageParam ? { page_token: pageParam } : {}) }
+      const filters = {
+        limit: PAGE_SIZE,
+        ...(state ? { state } : {}),
+        ...(kind ? { kind } : {}),
+        ...(pageParam ? { page_token: pageParam } : {}),
+      }
       return project && env
-        ? unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/issues', { params: { path: { org, project, env }, query: filters } }))
+        ? unwrap(
+            api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/issues', { params: { path: { org, project, env }, query: filters } }),
+          )
         : unwrap(api.GET('/api/v1/orgs/{org}/issues', { params: { path: { org }, query: filters } }))
     },
     initialPageParam: undefined as string | undefined,
@@ -131,7 +172,9 @@ export function IssueList({ org, project, env }: { org: string; project?: string
         <Field label="State">
           {(p) => (
             <select {...p} value={state} onChange={(e) => setState(e.target.value as typeof state)}>
-              <option value="open">open</option><option value="resolved">resolved</option><option value="">all</option>
+              <option value="open">open</option>
+              <option value="resolved">resolved</option>
+              <option value="">all</option>
             </select>
           )}
         </Field>
@@ -139,57 +182,105 @@ export function IssueList({ org, project, env }: { org: string; project?: string
           {(p) => (
             <select {...p} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
               <option value="">every kind</option>
-              {ISSUE_KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+              {ISSUE_KINDS.map((k) => (
+                <option key={k.kind} value={k.kind}>
+                  {k.label}
+                </option>
+              ))}
             </select>
           )}
         </Field>
       </div>
-      {query.isPending ? <Loading what="the issues" />
-        : query.isError && issues.length === 0 ? <ProblemMessage error={query.error} onRetry={() => query.refetch()} />
-          : issues.length === 0 ? (
-            <Empty>{state === 'open' && !kind ? 'No open issues: the last checks and deployments found nothing to fix.'
-              : 'No issues match these filters.'}</Empty>
-          ) : (
-            <>
-              <table aria-label="Issues">
-                <thead>
-                  <tr>{wholeOrg && <th>Environment</th>}<th>Resource</th><th>Kind</th><th>What was found</th><th>Seen</th><th>State</th><th /></tr>
-                </thead>
-                <tbody>
-                  {issues.map((i) => (
-                    <tr key={i.id}>
-                      {wholeOrg && <td><Link to={`/orgs/${org}/projects/${i.project}/envs/${i.env}?tab=issues`}>{i.project}/{i.env}</Link></td>}
-                      <td><code>{i.resource_id}</code><div className="muted small">{i.resource_type}{i.resource_class !== 'default' ? ` (${i.resource_class})` : ''}</div></td>
-                      <td><KindBadge kind={i.kind} /></td>
-                      <td className="wrap-anywhere">{i.summary}<IssueDetail detail={i.detail} /></td>
-                      <td className="nowrap">first <Time value={i.first_seen} /><div className="muted small">last <Time value={i.last_seen} /></div></td>
-                      <td>
-                        {i.state === 'open' ? <span className="badge wait">open</span> : <span className="badge ok">resolved</span>}
-                        {i.resolution && <div className="muted small">{i.resolution}</div>}
-                        {i.acknowledged_at && <div className="small">acknowledged by {i.acknowledged_by}: “{i.ack_comment}”</div>}
-                      </td>
-                      <td>
-                        {i.state === 'open' && can('developer') && (
-                          <button type="button" onClick={() => setAcknowledging(i)}>{i.acknowledged_at ? 'Comment again' : 'Acknowledge'}</button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {query.isFetchNextPageError && <ProblemMessage error={query.error} onRetry={() => query.fetchNextPage()} />}
-              {query.hasNextPage && (
-                <div className="actions load-more">
-                  <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-                    {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-                  </button>
-                </div>
-              )}
-            </>
+      {query.isPending ? (
+        <Loading what="the issues" />
+      ) : query.isError && issues.length === 0 ? (
+        <ProblemMessage error={query.error} onRetry={() => query.refetch()} />
+      ) : issues.length === 0 ? (
+        <Empty>
+          {state === 'open' && !kind
+            ? 'No open issues: the last checks and deployments found nothing to fix.'
+            : 'No issues match these filters.'}
+        </Empty>
+      ) : (
+        <>
+          <table aria-label="Issues">
+            <thead>
+              <tr>
+                {wholeOrg && <th>Environment</th>}
+                <th>Resource</th>
+                <th>Kind</th>
+                <th>What was found</th>
+                <th>Seen</th>
+                <th>State</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {issues.map((i) => (
+                <tr key={i.id}>
+                  {wholeOrg && (
+                    <td>
+                      <Link to={`/orgs/${org}/projects/${i.project}/envs/${i.env}?tab=issues`}>
+                        {i.project}/{i.env}
+                      </Link>
+                    </td>
+                  )}
+                  <td>
+                    <code>{i.resource_id}</code>
+                    <div className="muted small">
+                      {i.resource_type}
+                      {i.resource_class !== 'default' ? ` (${i.resource_class})` : ''}
+                    </div>
+                  </td>
+                  <td>
+                    <KindBadge kind={i.kind} />
+                  </td>
+                  <td className="wrap-anywhere">
+                    {i.summary}
+                    <IssueDetail detail={i.detail} />
+                  </td>
+                  <td className="nowrap">
+                    first <Time value={i.first_seen} />
+                    <div className="muted small">
+                      last <Time value={i.last_seen} />
+                    </div>
+                  </td>
+                  <td>
+                    {i.state === 'open' ? <span className="badge wait">open</span> : <span className="badge ok">resolved</span>}
+                    {i.resolution && <div className="muted small">{i.resolution}</div>}
+                    {i.acknowledged_at && (
+                      <div className="small">
+                        acknowledged by {i.acknowledged_by}: “{i.ack_comment}”
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    {i.state === 'open' && can('developer') && (
+                      <button type="button" onClick={() => setAcknowledging(i)}>
+                        {i.acknowledged_at ? 'Comment again' : 'Acknowledge'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {query.isFetchNextPageError && <ProblemMessage error={query.error} onRetry={() => query.fetchNextPage()} />}
+          {query.hasNextPage && (
+            <div className="actions load-more">
+              <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+                {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </button>
+            </div>
           )}
+        </>
+      )}
       {acknowledging && (
-        <AcknowledgeDialog issue={acknowledging} where={{ org, project: acknowledging.project!, env: acknowledging.env! }}
-          onClose={() => setAcknowledging(null)} />
+        <AcknowledgeDialog
+          issue={acknowledging}
+          where={{ org, project: acknowledging.project!, env: acknowledging.env! }}
+          onClose={() => setAcknowledging(null)}
+        />
       )}
     </>
   )
@@ -200,16 +291,22 @@ export function IssuesTab({ org, project, env }: { org: string; project: string;
   const { can } = useOrg()
   const navigate = useNavigate()
   const check = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/checks', {
-      params: { path: { org, project, env } }, body: {},
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs/{env}/checks', {
+          params: { path: { org, project, env } },
+          body: {},
+        }),
+      ),
     onSuccess: (d) => navigate(`/orgs/${org}/projects/${project}/envs/${env}/deployments/${d.id}`),
   })
   return (
     <>
       {can('developer') && (
         <div className="actions">
-          <button type="button" onClick={() => check.mutate()} disabled={check.isPending}>Check for drift now</button>
+          <button type="button" onClick={() => check.mutate()} disabled={check.isPending}>
+            Check for drift now
+          </button>
           <span className="hint">Plans every resource with what it was last applied with; nothing is applied.</span>
         </div>
       )}
@@ -224,8 +321,10 @@ export function IssuesPage() {
   const { org } = useOrg()
   return (
     <>
-      <PageHeader title="Issues"
-        subtitle="What checks and deployments found that needs attention: drift, failed checks and applies. An issue resolves itself when a later check or deployment shows it gone." />
+      <PageHeader
+        title="Issues"
+        subtitle="What checks and deployments found that needs attention: drift, failed checks and applies. An issue resolves itself when a later check or deployment shows it gone."
+      />
       <IssueList org={org} />
     </>
   )

@@ -63,9 +63,10 @@ describe('MembersPage', () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/members': () => members,
-      'PUT /api/v1/orgs/acme/members/sam': () => (++attempts === 1
-        ? problemResponse(409, 'Conflict', 'member `sam` was changed by someone else')
-        : { username: 'sam', role: 'viewer', version: 4 }),
+      'PUT /api/v1/orgs/acme/members/sam': () =>
+        ++attempts === 1
+          ? problemResponse(409, 'Conflict', 'member `sam` was changed by someone else')
+          : { username: 'sam', role: 'viewer', version: 4 },
     })
     page('owner')
     await userEvent.selectOptions(await screen.findByLabelText('Role of sam'), 'viewer')

@@ -3,7 +3,21 @@ import { useState, type FormEvent, type ReactNode } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
 import { CodeEditor, type LineProblem } from '../components/CodeEditor'
 import { Field } from '../components/Field'
-import { FormProblem, isJsonObject, JsonField, jsonText, KeyValueRows, lineOf, mapOf, parseJsonObject, problemsByField, rowsOf, rowsProblem, type JsonObject, type KeyValueRow } from '../components/forms'
+import {
+  FormProblem,
+  isJsonObject,
+  JsonField,
+  jsonText,
+  KeyValueRows,
+  lineOf,
+  mapOf,
+  parseJsonObject,
+  problemsByField,
+  rowsOf,
+  rowsProblem,
+  type JsonObject,
+  type KeyValueRow,
+} from '../components/forms'
 
 /* The module form: creating a module, or its next version. */
 
@@ -12,7 +26,7 @@ type ModuleRequest = Schemas['ModuleRequest']
 
 const PARAM_TYPES = ['string', 'number', 'bool', 'list', 'map', 'any']
 const JSON_FIELDS = ['module_params', 'module_inputs', 'provider_mapping', 'dependencies'] as const
-type JsonFieldName = typeof JSON_FIELDS[number]
+type JsonFieldName = (typeof JSON_FIELDS)[number]
 const FIELDS = ['id', 'resource_type', 'module_source', 'module_source_code', ...JSON_FIELDS, 'secret_inputs']
 
 interface ModuleDraft {
@@ -75,7 +89,8 @@ function check(draft: ModuleDraft, module: ModuleView | null): Checked {
   }
   const errors: Record<string, string> = {}
   const inline = draft.source.trim() === 'inline'
-  if (inline && !draft.code.trim()) errors.module_source_code = 'Write the module’s code, or give the address of a module instead of “inline”.'
+  if (inline && !draft.code.trim())
+    errors.module_source_code = 'Write the module’s code, or give the address of a module instead of “inline”.'
   const secretsProblem = rowsProblem(draft.secrets, 'secret input')
   if (secretsProblem) errors.secret_inputs = secretsProblem
   if (Object.keys(problems).length || Object.keys(errors).length) return { problems, errors }
@@ -88,14 +103,23 @@ function check(draft: ModuleDraft, module: ModuleView | null): Checked {
     dependencies: values.dependencies as ModuleRequest['dependencies'],
     secret_inputs: mapOf(draft.secrets),
   }
-  return { body: module ? { ...body, version: module.version } : { id: draft.id, resource_type: draft.resourceType, ...body }, problems, errors }
+  return {
+    body: module ? { ...body, version: module.version } : { id: draft.id, resource_type: draft.resourceType, ...body },
+    problems,
+    errors,
+  }
 }
 
 /**
  * Creates a module (its version 1), or, given one, makes its next version: every save of a module
  * is a new immutable version with the full definition.
  */
-export function ModuleForm({ org, module, onCancel, onSaved }: {
+export function ModuleForm({
+  org,
+  module,
+  onCancel,
+  onSaved,
+}: {
   org: string
   module: ModuleView | null
   onCancel: () => void
@@ -109,9 +133,10 @@ export function ModuleForm({ org, module, onCancel, onSaved }: {
     enabled: !module,
   })
   const save = useMutation({
-    mutationFn: (body: ModuleRequest) => module
-      ? unwrap(api.PUT('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: module.id! } }, body }))
-      : unwrap(api.POST('/api/v1/orgs/{org}/modules', { params: { path: { org } }, body })),
+    mutationFn: (body: ModuleRequest) =>
+      module
+        ? unwrap(api.PUT('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: module.id! } }, body }))
+        : unwrap(api.POST('/api/v1/orgs/{org}/modules', { params: { path: { org } }, body })),
     onSuccess: onSaved,
   })
   const server = problemsByField(save.error)
@@ -131,53 +156,125 @@ export function ModuleForm({ org, module, onCancel, onSaved }: {
   }
 
   const jsonField = (field: JsonFieldName, label: string, hint: ReactNode) => (
-    <JsonField label={label} hint={hint} value={draft.json[field]} onChange={setJson(field)}
-      problem={checked.problems[field]} error={server[field]} minHeight="5rem" />
+    <JsonField
+      label={label}
+      hint={hint}
+      value={draft.json[field]}
+      onChange={setJson(field)}
+      problem={checked.problems[field]}
+      error={server[field]}
+      minHeight="5rem"
+    />
   )
 
   return (
     <form onSubmit={submit}>
       <div className="grid-2">
         <Field label="Id" hint="Lowercase letters, digits and dashes, e.g. postgres-rds." error={errors.id}>
-          {(p) => <input {...p} value={draft.id} onChange={(e) => set({ id: e.target.value })} disabled={!!module} required autoFocus={!module} />}
+          {(p) => (
+            <input {...p} value={draft.id} onChange={(e) => set({ id: e.target.value })} disabled={!!module} required autoFocus={!module} />
+          )}
         </Field>
-        <Field label="Resource type" hint="What this module provisions." error={errors.resource_type
-          ?? (resourceTypes.isError ? `The resource types cannot be loaded: ${resourceTypes.error.message}` : undefined)}>
+        <Field
+          label="Resource type"
+          hint="What this module provisions."
+          error={
+            errors.resource_type ??
+            (resourceTypes.isError ? `The resource types cannot be loaded: ${resourceTypes.error.message}` : undefined)
+          }>
           {(p) => (
             <select {...p} value={draft.resourceType} onChange={(e) => set({ resourceType: e.target.value })} disabled={!!module} required>
-              {module ? <option value={draft.resourceType}>{draft.resourceType}</option> : (
+              {module ? (
+                <option value={draft.resourceType}>{draft.resourceType}</option>
+              ) : (
                 <>
                   <option value="">{resourceTypes.isPending ? 'Loading…' : 'Choose a resource type'}</option>
-                  {resourceTypes.data?.items?.map((t) => <option key={t.id} value={t.id}>{t.id}</option>)}
+                  {resourceTypes.data?.items?.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.id}
+                    </option>
+                  ))}
                 </>
               )}
             </select>
           )}
         </Field>
       </div>
-      <Field label="Module source" error={errors.module_source}
-        hint={<><code>inline</code> for code written below, or an OpenTofu module address such as <code>git::https://example.com/modules.git//rds?ref=v1.2.0</code>.</>}>
+      <Field
+        label="Module source"
+        error={errors.module_source}
+        hint={
+          <>
+            <code>inline</code> for code written below, or an OpenTofu module address such as{' '}
+            <code>git::https://example.com/modules.git//rds?ref=v1.2.0</code>.
+          </>
+        }>
         {(p) => <input {...p} value={draft.source} onChange={(e) => set({ source: e.target.value })} required spellCheck={false} />}
       </Field>
       {inline && (
-        <Field label="Module source code" error={errors.module_source_code}
+        <Field
+          label="Module source code"
+          error={errors.module_source_code}
           hint="HCL (or JSON): a variable per input and an output per output of the resource type.">
-          {(p) => <CodeEditor label="Module source code" value={draft.code} onChange={(code) => set({ code })} minHeight="10rem"
-            describedBy={p['aria-describedby']} invalid={p['aria-invalid']} />}
+          {(p) => (
+            <CodeEditor
+              label="Module source code"
+              value={draft.code}
+              onChange={(code) => set({ code })}
+              minHeight="10rem"
+              describedBy={p['aria-describedby']}
+              invalid={p['aria-invalid']}
+            />
+          )}
         </Field>
       )}
-      {jsonField('module_params', 'Params', <>What developers may give in manifests: <code>{'{"version": {"type": "string", "is_optional": true, "description": "…"}}'}</code>. Types: {PARAM_TYPES.join(', ')}.</>)}
-      {jsonField('module_inputs', 'Inputs', <>The module’s variables. Strings may hold placeholders such as <code>{'${context.env_id}'}</code>, <code>{'${resource.params.version}'}</code> or <code>{'${resources.net.outputs.subnet_id}'}</code>.</>)}
-      {jsonField('provider_mapping', 'Provider mapping', <>Provider local name → Polystack provider <code>type.id</code>, e.g. <code>{'{"aws": "aws.default"}'}</code>.</>)}
-      {jsonField('dependencies', 'Dependencies', <>Resources provisioned first, by alias: <code>{'{"net": {"type": "vpc", "class": "default", "id": "shared.vpc"}}'}</code>.</>)}
-      <KeyValueRows legend="Secret inputs" secret rows={draft.secrets} onChange={(secrets) => set({ secrets })}
-        keyLabel="Secret input name" valueLabel="Secret input value" addLabel="Add secret input"
+      {jsonField(
+        'module_params',
+        'Params',
+        <>
+          What developers may give in manifests: <code>{'{"version": {"type": "string", "is_optional": true, "description": "…"}}'}</code>.
+          Types: {PARAM_TYPES.join(', ')}.
+        </>,
+      )}
+      {jsonField(
+        'module_inputs',
+        'Inputs',
+        <>
+          The module’s variables. Strings may hold placeholders such as <code>{'${context.env_id}'}</code>,{' '}
+          <code>{'${resource.params.version}'}</code> or <code>{'${resources.net.outputs.subnet_id}'}</code>.
+        </>,
+      )}
+      {jsonField(
+        'provider_mapping',
+        'Provider mapping',
+        <>
+          Provider local name → Polystack provider <code>type.id</code>, e.g. <code>{'{"aws": "aws.default"}'}</code>.
+        </>,
+      )}
+      {jsonField(
+        'dependencies',
+        'Dependencies',
+        <>
+          Resources provisioned first, by alias: <code>{'{"net": {"type": "vpc", "class": "default", "id": "shared.vpc"}}'}</code>.
+        </>,
+      )}
+      <KeyValueRows
+        legend="Secret inputs"
+        secret
+        rows={draft.secrets}
+        onChange={(secrets) => set({ secrets })}
+        keyLabel="Secret input name"
+        valueLabel="Secret input value"
+        addLabel="Add secret input"
         empty="No secret inputs. Passwords and keys the module needs go here, encrypted and never shown again."
         hint="Write-only: stored values are never shown. Replace one to change it; a removed row is deleted."
-        error={errors.secret_inputs} />
+        error={errors.secret_inputs}
+      />
       <FormProblem error={save.error} fields={FIELDS} />
       <footer>
-        <button type="button" onClick={onCancel}>Cancel</button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
         <button type="submit" className="primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : module ? `Save as version ${(module.version ?? 0) + 1}` : 'Create module'}
         </button>

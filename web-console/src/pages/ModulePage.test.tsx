@@ -13,20 +13,34 @@ function editorText(label: string): string {
 }
 
 const v1 = {
-  module_id: 'postgres-rds', resource_type: 'postgres', version: 1, module_source: 'inline',
+  module_id: 'postgres-rds',
+  resource_type: 'postgres',
+  version: 1,
+  module_source: 'inline',
   module_source_code: 'variable "name" { type = string }\noutput "host" { value = "db" }\n',
-  module_params: {}, module_inputs: { name: '${context.env_id}' }, provider_mapping: { aws: 'aws.default' }, dependencies: {},
+  module_params: {},
+  module_inputs: { name: '${context.env_id}' },
+  provider_mapping: { aws: 'aws.default' },
+  dependencies: {},
   created_at: '2024-01-01T00:00:00Z',
 }
 const v2 = {
-  ...v1, version: 2,
+  ...v1,
+  version: 2,
   module_source_code: 'variable "name" { type = string }\noutput "host" { value = "${var.name}.db" }\noutput "port" { value = 5432 }\n',
   module_params: { version: { type: 'string', is_optional: true, description: 'Major version' } },
-  secret_inputs: { password: '***' }, created_at: '2024-02-01T00:00:00Z',
+  secret_inputs: { password: '***' },
+  created_at: '2024-02-01T00:00:00Z',
   module_interface: {
     checked: true,
-    variables: [{ name: 'name', type: 'string', required: true, sensitive: false }, { name: 'size', type: 'number', required: false, sensitive: false }],
-    outputs: [{ name: 'host', sensitive: false }, { name: 'token', sensitive: true }],
+    variables: [
+      { name: 'name', type: 'string', required: true, sensitive: false },
+      { name: 'size', type: 'number', required: false, sensitive: false },
+    ],
+    outputs: [
+      { name: 'host', sensitive: false },
+      { name: 'token', sensitive: true },
+    ],
   },
 }
 const current = { ...v2, module_id: undefined, id: 'postgres-rds', updated_at: '2024-02-01T00:00:00Z' }
@@ -58,8 +72,15 @@ describe('ModulePage', () => {
   })
 
   it("says when a module's code was not checked", async () => {
-    mockApi({ ...handlers, 'GET /api/v1/orgs/acme/modules/postgres-rds': () => ({ ...current, module_source: 'git::https://x/y.git',
-      module_source_code: undefined, module_interface: { checked: false, note: 'fetched by the runner, not read', variables: [], outputs: [] } }) })
+    mockApi({
+      ...handlers,
+      'GET /api/v1/orgs/acme/modules/postgres-rds': () => ({
+        ...current,
+        module_source: 'git::https://x/y.git',
+        module_source_code: undefined,
+        module_interface: { checked: false, note: 'fetched by the runner, not read', variables: [], outputs: [] },
+      }),
+    })
     page('viewer')
     expect(await screen.findByText(/not checked — fetched by the runner, not read/)).toBeInTheDocument()
   })
@@ -108,9 +129,10 @@ describe('ModulePage', () => {
     let attempts = 0
     const api = mockApi({
       ...handlers,
-      'PUT /api/v1/orgs/acme/modules/postgres-rds': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/module_source_code', detail: 'is not valid HCL' }])
-        : { ...current, version: 3 }),
+      'PUT /api/v1/orgs/acme/modules/postgres-rds': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/module_source_code', detail: 'is not valid HCL' }])
+          : { ...current, version: 3 },
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Edit' }))
@@ -127,9 +149,14 @@ describe('ModulePage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save as version 3' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(api.bodies[1]).toEqual({
-      module_source: 'inline', module_source_code: 'output "host" { value = "db" }\n',
-      module_params: v2.module_params, module_inputs: v2.module_inputs, provider_mapping: v2.provider_mapping, dependencies: {},
-      secret_inputs: { password: '***' }, version: 2,
+      module_source: 'inline',
+      module_source_code: 'output "host" { value = "db" }\n',
+      module_params: v2.module_params,
+      module_inputs: v2.module_inputs,
+      provider_mapping: v2.provider_mapping,
+      dependencies: {},
+      secret_inputs: { password: '***' },
+      version: 2,
     })
   })
 })

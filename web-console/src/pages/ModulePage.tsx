@@ -29,7 +29,8 @@ export function ModulePage() {
   })
   const versions = useQuery({
     queryKey: [...moduleKey, 'versions'],
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/modules/{module}/versions', { params: { path: { org, module: id }, query: { limit: 500 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/orgs/{org}/modules/{module}/versions', { params: { path: { org, module: id }, query: { limit: 500 } } })),
   })
   const [tab, setTab] = useState('definition')
   const [pair, setPair] = useState<Pair | null>(null)
@@ -41,17 +42,33 @@ export function ModulePage() {
 
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumbs"><Link to={`/orgs/${org}/modules`}>Modules</Link> / {id}</nav>
-      <PageHeader title={id} subtitle={module.data && <>Provisions <code>{module.data.resource_type}</code> resources · version {module.data.version}</>}>
+      <nav className="breadcrumbs" aria-label="Breadcrumbs">
+        <Link to={`/orgs/${org}/modules`}>Modules</Link> / {id}
+      </nav>
+      <PageHeader
+        title={id}
+        subtitle={
+          module.data && (
+            <>
+              Provisions <code>{module.data.resource_type}</code> resources · version {module.data.version}
+            </>
+          )
+        }>
         {editable && module.data && (
           <>
-            <button type="button" className="primary" onClick={() => setEditing(true)}>Edit</button>
-            <ConfirmButton label="Delete" ariaLabel={`Delete module “${id}”`} title={`Delete module “${id}”?`} onConfirm={async () => {
-              await unwrap(api.DELETE('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: id } } }))
-              client.removeQueries({ queryKey: moduleKey })
-              await client.invalidateQueries({ queryKey: ['org', org, 'modules'], exact: true })
-              navigate(`/orgs/${org}/modules`)
-            }}>
+            <button type="button" className="primary" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <ConfirmButton
+              label="Delete"
+              ariaLabel={`Delete module “${id}”`}
+              title={`Delete module “${id}”?`}
+              onConfirm={async () => {
+                await unwrap(api.DELETE('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: id } } }))
+                client.removeQueries({ queryKey: moduleKey })
+                await client.invalidateQueries({ queryKey: ['org', org, 'modules'], exact: true })
+                navigate(`/orgs/${org}/modules`)
+              }}>
               All its versions are deleted. Module rules that name it keep it from being deleted.
             </ConfirmButton>
           </>
@@ -59,17 +76,30 @@ export function ModulePage() {
       </PageHeader>
       <Async query={module} what="module">
         {(m) => (
-          <Tabs active={tab} onChange={setTab} tabs={[
-            { id: 'definition', label: 'Current version' },
-            { id: 'versions', label: count === undefined ? 'Versions' : `Versions (${count})` },
-            { id: 'compare', label: 'Compare versions' },
-          ]}>
+          <Tabs
+            active={tab}
+            onChange={setTab}
+            tabs={[
+              { id: 'definition', label: 'Current version' },
+              { id: 'versions', label: count === undefined ? 'Versions' : `Versions (${count})` },
+              { id: 'compare', label: 'Compare versions' },
+            ]}>
             {tab === 'definition' && <ModuleDefinition module={m} />}
             {tab !== 'definition' && (
               <Async query={versions} what="versions" isEmpty={(d) => !d.items?.length} empty="This module has no versions.">
-                {(data) => tab === 'versions'
-                  ? <VersionsTable versions={data.items!} onCompare={(p) => { setPair(p); setTab('compare') }} />
-                  : <VersionCompare versions={data.items!} pair={pair ?? defaultPair(data.items!)} onChange={setPair} />}
+                {(data) =>
+                  tab === 'versions' ? (
+                    <VersionsTable
+                      versions={data.items!}
+                      onCompare={(p) => {
+                        setPair(p)
+                        setTab('compare')
+                      }}
+                    />
+                  ) : (
+                    <VersionCompare versions={data.items!} pair={pair ?? defaultPair(data.items!)} onChange={setPair} />
+                  )
+                }
               </Async>
             )}
           </Tabs>
@@ -78,12 +108,20 @@ export function ModulePage() {
       <Dialog open={editing && !!module.data} wide title={`Edit “${id}”: new version`} onClose={() => setEditing(false)}>
         {module.data && (
           <>
-            <p className="notice">Saving makes version {(module.data.version ?? 0) + 1}. Deployed resources keep their version until their environment is deployed again.</p>
-            <ModuleForm org={org} module={module.data} onCancel={() => setEditing(false)} onSaved={() => {
-              setEditing(false)
-              setPair(null)
-              return client.invalidateQueries({ queryKey: ['org', org, 'modules'] })
-            }} />
+            <p className="notice">
+              Saving makes version {(module.data.version ?? 0) + 1}. Deployed resources keep their version until their environment is
+              deployed again.
+            </p>
+            <ModuleForm
+              org={org}
+              module={module.data}
+              onCancel={() => setEditing(false)}
+              onSaved={() => {
+                setEditing(false)
+                setPair(null)
+                return client.invalidateQueries({ queryKey: ['org', org, 'modules'] })
+              }}
+            />
           </>
         )}
       </Dialog>
@@ -109,33 +147,59 @@ function ModuleDefinition({ module: m }: { module: ModuleView }) {
   return (
     <>
       <dl className="kv card">
-        <dt>Resource type</dt><dd><code>{m.resource_type}</code></dd>
-        <dt>Version</dt><dd>{m.version}</dd>
-        <dt>Source</dt><dd>{m.module_source === 'inline' ? 'inline (code below)' : <code>{m.module_source}</code>}</dd>
-        <dt>This version made</dt><dd><Time value={m.updated_at} /></dd>
-        <dt>Module created</dt><dd><Time value={m.created_at} /></dd>
+        <dt>Resource type</dt>
+        <dd>
+          <code>{m.resource_type}</code>
+        </dd>
+        <dt>Version</dt>
+        <dd>{m.version}</dd>
+        <dt>Source</dt>
+        <dd>{m.module_source === 'inline' ? 'inline (code below)' : <code>{m.module_source}</code>}</dd>
+        <dt>This version made</dt>
+        <dd>
+          <Time value={m.updated_at} />
+        </dd>
+        <dt>Module created</dt>
+        <dd>
+          <Time value={m.created_at} />
+        </dd>
       </dl>
       {m.module_source === 'inline' && (
         <section>
           <h2>Source code</h2>
-          <pre tabIndex={0}><code>{m.module_source_code}</code></pre>
+          <pre tabIndex={0}>
+            <code>{m.module_source_code}</code>
+          </pre>
         </section>
       )}
       <ModuleInterface module={m} />
       <section>
         <h2>Params</h2>
-        {paramEntries.length === 0 ? <p className="muted">No params: manifests give resources of this module nothing.</p> : (
+        {paramEntries.length === 0 ? (
+          <p className="muted">No params: manifests give resources of this module nothing.</p>
+        ) : (
           <table>
-            <thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Description</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Required</th>
+                <th>Description</th>
+              </tr>
+            </thead>
             <tbody>
               {paramEntries.map(([name, p]) => {
                 const param = isJsonObject(p) ? p : {}
                 return (
                   <tr key={name}>
-                    <td><code>{name}</code></td>
+                    <td>
+                      <code>{name}</code>
+                    </td>
                     <td>{String(param.type ?? '')}</td>
                     <td>{param.is_optional ? 'optional' : 'required'}</td>
-                    <td>{typeof param.description === 'string' && param.description ? param.description : <span className="muted">—</span>}</td>
+                    <td>
+                      {typeof param.description === 'string' && param.description ? param.description : <span className="muted">—</span>}
+                    </td>
                   </tr>
                 )
               })}
@@ -154,9 +218,18 @@ function ModuleDefinition({ module: m }: { module: ModuleView }) {
           <h2>Dependencies</h2>
           <Json value={m.dependencies} none="No dependencies." />
           <h2>Secret inputs</h2>
-          {secrets.length === 0 ? <p className="muted">No secret inputs.</p> : (
+          {secrets.length === 0 ? (
+            <p className="muted">No secret inputs.</p>
+          ) : (
             <dl className="kv">
-              {secrets.map((s) => <Fragment key={s}><dt><code>{s}</code></dt><dd className="secret">••• stored</dd></Fragment>)}
+              {secrets.map((s) => (
+                <Fragment key={s}>
+                  <dt>
+                    <code>{s}</code>
+                  </dt>
+                  <dd className="secret">••• stored</dd>
+                </Fragment>
+              ))}
             </dl>
           )}
         </section>
@@ -177,14 +250,27 @@ function ModuleInterface({ module: m }: { module: ModuleView }) {
     <div className="grid-2">
       <section>
         <h2>Variables</h2>
-        {variables.length === 0 ? <p className="muted">The code declares no variables.</p> : (
+        {variables.length === 0 ? (
+          <p className="muted">The code declares no variables.</p>
+        ) : (
           <table>
-            <thead><tr><th>Name</th><th>Type</th><th>Default</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Default</th>
+              </tr>
+            </thead>
             <tbody>
               {variables.map((v) => (
                 <tr key={v.name}>
-                  <td><code>{v.name}</code>{v.sensitive ? <span className="muted small"> sensitive</span> : null}</td>
-                  <td><code>{v.type}</code></td>
+                  <td>
+                    <code>{v.name}</code>
+                    {v.sensitive ? <span className="muted small"> sensitive</span> : null}
+                  </td>
+                  <td>
+                    <code>{v.type}</code>
+                  </td>
                   <td>{v.required ? 'none: must be set' : 'has one'}</td>
                 </tr>
               ))}
@@ -194,9 +280,16 @@ function ModuleInterface({ module: m }: { module: ModuleView }) {
       </section>
       <section>
         <h2>Outputs</h2>
-        {outputs.length === 0 ? <p className="muted">The code declares no outputs.</p> : (
+        {outputs.length === 0 ? (
+          <p className="muted">The code declares no outputs.</p>
+        ) : (
           <ul className="plain">
-            {outputs.map((o) => <li key={o.name}><code>{o.name}</code>{o.sensitive ? <span className="muted small"> sensitive</span> : null}</li>)}
+            {outputs.map((o) => (
+              <li key={o.name}>
+                <code>{o.name}</code>
+                {o.sensitive ? <span className="muted small"> sensitive</span> : null}
+              </li>
+            ))}
           </ul>
         )}
       </section>
@@ -207,20 +300,43 @@ function ModuleInterface({ module: m }: { module: ModuleView }) {
 function VersionsTable({ versions, onCompare }: { versions: ModuleVersion[]; onCompare: (pair: Pair) => void }) {
   return (
     <table>
-      <thead><tr><th>Version</th><th>Source</th><th>Made</th><th><span className="sr-only">Actions</span></th></tr></thead>
+      <thead>
+        <tr>
+          <th>Version</th>
+          <th>Source</th>
+          <th>Made</th>
+          <th>
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
       <tbody>
         {versions.map((v, i) => {
           const previous = versions[i + 1]?.version
           return (
             <tr key={v.version}>
-              <td>{v.version}{i === 0 && <> <span className="badge ok">current</span></>}</td>
-              <td className="source-address">{v.module_source === 'inline' ? 'inline' : <code>{v.module_source}</code>}</td>
-              <td><Time value={v.created_at} /></td>
-              <td><div className="row-actions">
-                {previous !== undefined && (
-                  <button type="button" onClick={() => onCompare({ from: previous, to: v.version! })}>Changes from {previous}</button>
+              <td>
+                {v.version}
+                {i === 0 && (
+                  <>
+                    {' '}
+                    <span className="badge ok">current</span>
+                  </>
                 )}
-              </div></td>
+              </td>
+              <td className="source-address">{v.module_source === 'inline' ? 'inline' : <code>{v.module_source}</code>}</td>
+              <td>
+                <Time value={v.created_at} />
+              </td>
+              <td>
+                <div className="row-actions">
+                  {previous !== undefined && (
+                    <button type="button" onClick={() => onCompare({ from: previous, to: v.version! })}>
+                      Changes from {previous}
+                    </button>
+                  )}
+                </div>
+              </td>
             </tr>
           )
         })}
@@ -237,7 +353,13 @@ const PARTS: { title: string; text: (v: ModuleVersion) => string }[] = [
   { title: 'Inputs', text: (v) => prettyJson(v.module_inputs ?? {}) },
   { title: 'Provider mapping', text: (v) => prettyJson(v.provider_mapping ?? {}) },
   { title: 'Dependencies', text: (v) => prettyJson(v.dependencies ?? {}) },
-  { title: 'Secret input names', text: (v) => Object.keys(v.secret_inputs ?? {}).sort().join('\n') },
+  {
+    title: 'Secret input names',
+    text: (v) =>
+      Object.keys(v.secret_inputs ?? {})
+        .sort()
+        .join('\n'),
+  },
 ]
 
 function VersionCompare({ versions, pair, onChange }: { versions: ModuleVersion[]; pair: Pair; onChange: (pair: Pair) => void }) {
@@ -247,7 +369,11 @@ function VersionCompare({ versions, pair, onChange }: { versions: ModuleVersion[
     <Field label={label}>
       {(p) => (
         <select {...p} value={value} onChange={(e) => change(Number(e.target.value))}>
-          {versions.map((v) => <option key={v.version} value={v.version}>Version {v.version}</option>)}
+          {versions.map((v) => (
+            <option key={v.version} value={v.version}>
+              Version {v.version}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -258,13 +384,21 @@ function VersionCompare({ versions, pair, onChange }: { versions: ModuleVersion[
         {select('From version', pair.from, (n) => onChange({ ...pair, from: n }))}
         {select('To version', pair.to, (n) => onChange({ ...pair, to: n }))}
       </div>
-      {versions.length < 2 && <p className="notice">This module has one version so far. Editing it makes version 2, which can then be compared with this one.</p>}
-      {from && to && PARTS.map((part) => (
-        <section key={part.title}>
-          <h2>{part.title}</h2>
-          <DiffView before={part.text(from)} after={part.text(to)} label={`${part.title}: changes from version ${pair.from} to ${pair.to}`} />
-        </section>
-      ))}
+      {versions.length < 2 && (
+        <p className="notice">This module has one version so far. Editing it makes version 2, which can then be compared with this one.</p>
+      )}
+      {from &&
+        to &&
+        PARTS.map((part) => (
+          <section key={part.title}>
+            <h2>{part.title}</h2>
+            <DiffView
+              before={part.text(from)}
+              after={part.text(to)}
+              label={`${part.title}: changes from version ${pair.from} to ${pair.to}`}
+            />
+          </section>
+        ))}
     </>
   )
 }
@@ -309,7 +443,8 @@ function DiffView({ before, after, label }: { before: string; after: string; lab
     <div className="diff" role="group" aria-label={label}>
       {rows.map((row, i) => (
         <div key={i} className={row.kind === 'same' ? undefined : row.kind}>
-          <span className="diff-sign">{SIGNS[row.kind]}</span>{row.text}
+          <span className="diff-sign">{SIGNS[row.kind]}</span>
+          {row.text}
         </div>
       ))}
     </div>

@@ -60,13 +60,21 @@ describe('ModulesPage', () => {
     await userEvent.type(screen.getByLabelText('Secret input value 1'), 's3cret')
     expect(screen.getByLabelText('Secret input value 1')).toHaveAttribute('type', 'password')
     await userEvent.click(screen.getByRole('button', { name: 'Create module' }))
-    await waitFor(() => expect(api.bodies).toEqual([{
-      id: 'postgres-rds', resource_type: 'postgres', module_source: 'inline',
-      module_source_code: 'variable "name" { type = string }\n',
-      module_params: { version: { type: 'string', is_optional: true } },
-      module_inputs: { name: '${context.env_id}-${context.res_id}' },
-      provider_mapping: { aws: 'aws.default' }, dependencies: {}, secret_inputs: { password: 's3cret' },
-    }]))
+    await waitFor(() =>
+      expect(api.bodies).toEqual([
+        {
+          id: 'postgres-rds',
+          resource_type: 'postgres',
+          module_source: 'inline',
+          module_source_code: 'variable "name" { type = string }\n',
+          module_params: { version: { type: 'string', is_optional: true } },
+          module_inputs: { name: '${context.env_id}-${context.res_id}' },
+          provider_mapping: { aws: 'aws.default' },
+          dependencies: {},
+          secret_inputs: { password: 's3cret' },
+        },
+      ]),
+    )
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 
@@ -74,8 +82,10 @@ describe('ModulesPage', () => {
     const api = mockApi({
       'GET /api/v1/orgs/acme/modules': () => ({ items: [] }),
       'GET /api/v1/orgs/acme/resource-types': () => resourceTypes,
-      'POST /api/v1/orgs/acme/modules': () => problemResponse(422, 'The request cannot be processed', '1 problem',
-        [{ pointer: '/dependencies/net/type', detail: 'unknown resource type `vpcc`' }]),
+      'POST /api/v1/orgs/acme/modules': () =>
+        problemResponse(422, 'The request cannot be processed', '1 problem', [
+          { pointer: '/dependencies/net/type', detail: 'unknown resource type `vpcc`' },
+        ]),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New module' }))
@@ -94,9 +104,12 @@ describe('ModulesPage', () => {
     setEditor('Dependencies', '{"net": {"type": "vpcc"}}')
     await userEvent.click(screen.getByRole('button', { name: 'Create module' }))
     expect(await screen.findByText('net/type: unknown resource type `vpcc`')).toBeInTheDocument()
-    expect(api.bodies).toEqual([expect.objectContaining({
-      module_source: 'git::https://example.com/m.git', dependencies: { net: { type: 'vpcc' } },
-    })])
+    expect(api.bodies).toEqual([
+      expect.objectContaining({
+        module_source: 'git::https://example.com/m.git',
+        dependencies: { net: { type: 'vpcc' } },
+      }),
+    ])
     expect(api.bodies[0]).not.toHaveProperty('module_source_code')
   })
 })

@@ -20,26 +20,52 @@ export function ModulesPage() {
   const editable = can('platform-engineer')
   return (
     <>
-      <PageHeader title="Modules" subtitle="OpenTofu modules that provision resources of a type; module rules choose which one a resource gets. Every change makes a new version.">
-        {editable && <button type="button" className="primary" onClick={() => setCreating(true)}>New module</button>}
+      <PageHeader
+        title="Modules"
+        subtitle="OpenTofu modules that provision resources of a type; module rules choose which one a resource gets. Every change makes a new version.">
+        {editable && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New module
+          </button>
+        )}
       </PageHeader>
-      <Async query={query} what="modules" isEmpty={(d) => !d.items?.length}
-        empty={<>No modules yet.{editable
-          ? ' Create one for a resource type, then add a module rule so resources get it.'
-          : ' A platform engineer adds them.'}</>}>
+      <Async
+        query={query}
+        what="modules"
+        isEmpty={(d) => !d.items?.length}
+        empty={
+          <>
+            No modules yet.
+            {editable ? ' Create one for a resource type, then add a module rule so resources get it.' : ' A platform engineer adds them.'}
+          </>
+        }>
         {(data) => (
           <table>
-            <thead><tr><th>Id</th><th>Resource type</th><th>Version</th><th>Source</th><th>Updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Id</th>
+                <th>Resource type</th>
+                <th>Version</th>
+                <th>Source</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
             <tbody>
               {data.items!.map((m) => (
                 <tr key={m.id}>
-                  <td><Link to={`/orgs/${org}/modules/${m.id}`}>{m.id}</Link> <Managed item={m} /></td>
-                  <td><code>{m.resource_type}</code></td>
+                  <td>
+                    <Link to={`/orgs/${org}/modules/${m.id}`}>{m.id}</Link> <Managed item={m} />
+                  </td>
+                  <td>
+                    <code>{m.resource_type}</code>
+                  </td>
                   <td>v{m.version}</td>
                   <td className="source-address">
                     {m.module_source === 'inline' ? <span className="badge calm">inline</span> : <code>{m.module_source}</code>}
                   </td>
-                  <td><Time value={m.updated_at ?? m.created_at} /></td>
+                  <td>
+                    <Time value={m.updated_at ?? m.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -47,10 +73,15 @@ export function ModulesPage() {
         )}
       </Async>
       <Dialog open={creating} wide title="New module" onClose={() => setCreating(false)}>
-        <ModuleForm org={org} module={null} onCancel={() => setCreating(false)} onSaved={() => {
-          setCreating(false)
-          return client.invalidateQueries({ queryKey: key })
-        }} />
+        <ModuleForm
+          org={org}
+          module={null}
+          onCancel={() => setCreating(false)}
+          onSaved={() => {
+            setCreating(false)
+            return client.invalidateQueries({ queryKey: key })
+          }}
+        />
       </Dialog>
     </>
   )

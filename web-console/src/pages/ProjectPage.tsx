@@ -29,20 +29,31 @@ export function ProjectPage() {
   const editable = can('developer')
   return (
     <>
-      <div className="breadcrumbs"><Link to={`/orgs/${org}/projects`}>Projects</Link> /</div>
+      <div className="breadcrumbs">
+        <Link to={`/orgs/${org}/projects`}>Projects</Link> /
+      </div>
       <Async query={projectQuery} what="the project">
         {(p) => (
           <>
             <PageHeader title={p.name ?? project} subtitle={<code>{project}</code>}>
               {editable && (
                 <>
-                  <button type="button" className="primary" onClick={() => setDialog('env')}>New environment</button>
-                  <button type="button" onClick={() => setDialog('rename')}>Rename</button>
-                  <ConfirmButton label="Delete project" title={`Delete project “${project}”?`} onConfirm={async () => {
-                    await unwrap(api.DELETE('/api/v1/orgs/{org}/projects/{project}', { params: { path: { org, project } } }))
-                    await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
-                    navigate(`/orgs/${org}/projects`)
-                  }}>A project can only be deleted when it has no environments left.</ConfirmButton>
+                  <button type="button" className="primary" onClick={() => setDialog('env')}>
+                    New environment
+                  </button>
+                  <button type="button" onClick={() => setDialog('rename')}>
+                    Rename
+                  </button>
+                  <ConfirmButton
+                    label="Delete project"
+                    title={`Delete project “${project}”?`}
+                    onConfirm={async () => {
+                      await unwrap(api.DELETE('/api/v1/orgs/{org}/projects/{project}', { params: { path: { org, project } } }))
+                      await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
+                      navigate(`/orgs/${org}/projects`)
+                    }}>
+                    A project can only be deleted when it has no environments left.
+                  </ConfirmButton>
                 </>
               )}
             </PageHeader>
@@ -51,18 +62,34 @@ export function ProjectPage() {
         )}
       </Async>
       <h2>Environments</h2>
-      <Async query={envs} what="environments" isEmpty={(d) => !d.items?.length}
+      <Async
+        query={envs}
+        what="environments"
+        isEmpty={(d) => !d.items?.length}
         empty={<>No environments yet.{editable ? ' Create one to deploy into.' : ''}</>}>
         {(data) => (
           <table>
-            <thead><tr><th>Environment</th><th>Type</th><th>Status</th><th>Created</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Environment</th>
+                <th>Type</th>
+                <th>Status</th>
+                <th>Created</th>
+              </tr>
+            </thead>
             <tbody>
               {data.items!.map((e) => (
                 <tr key={e.id}>
-                  <td><Link to={`/orgs/${org}/projects/${project}/envs/${e.id}`}>{e.id}</Link> <Managed item={e} /></td>
+                  <td>
+                    <Link to={`/orgs/${org}/projects/${project}/envs/${e.id}`}>{e.id}</Link> <Managed item={e} />
+                  </td>
                   <td>{e.env_type_id}</td>
-                  <td><StatusBadge status={e.status} /></td>
-                  <td><Time value={e.created_at} /></td>
+                  <td>
+                    <StatusBadge status={e.status} />
+                  </td>
+                  <td>
+                    <Time value={e.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -78,9 +105,13 @@ function RenameDialog({ org, project, onClose }: { org: string; project: Schemas
   const [name, setName] = useState(project.name ?? '')
   const client = useQueryClient()
   const save = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/v1/orgs/{org}/projects/{project}', {
-      params: { path: { org, project: project.id! } }, body: { name, version: project.version },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.PUT('/api/v1/orgs/{org}/projects/{project}', {
+          params: { path: { org, project: project.id! } },
+          body: { name, version: project.version },
+        }),
+      ),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
       onClose()
@@ -89,14 +120,22 @@ function RenameDialog({ org, project, onClose }: { org: string; project: Schemas
   const errors = fieldErrors(save.error)
   return (
     <Dialog open title="Rename project" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
         <Field label="Name" error={errors.name}>
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />}
         </Field>
         {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>Save</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            Save
+          </button>
         </footer>
       </form>
     </Dialog>
@@ -111,9 +150,13 @@ function NewEnvironmentDialog({ org, project, onClose }: { org: string; project:
   const types = useEnvTypes(org)
   const envType = type || types.data?.items?.[0]?.id || ''
   const save = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects/{project}/envs', {
-      params: { path: { org, project } }, body: { id, env_type_id: envType },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/projects/{project}/envs', {
+          params: { path: { org, project } },
+          body: { id, env_type_id: envType },
+        }),
+      ),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs'] })
       navigate(`/orgs/${org}/projects/${project}/envs/${id}?tab=manifest`)
@@ -122,23 +165,39 @@ function NewEnvironmentDialog({ org, project, onClose }: { org: string; project:
   const errors = fieldErrors(save.error)
   return (
     <Dialog open title="New environment" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
         <Field label="Id" hint="e.g. prod, staging, pr-1234" error={errors.id}>
           {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} required autoFocus />}
         </Field>
-        <Field label="Environment type" error={errors.env_type_id}
-          hint={types.data && !types.data.items?.length ? 'There are no environment types yet; a platform engineer creates them.' : undefined}>
+        <Field
+          label="Environment type"
+          error={errors.env_type_id}
+          hint={
+            types.data && !types.data.items?.length ? 'There are no environment types yet; a platform engineer creates them.' : undefined
+          }>
           {(p) => (
             <select {...p} value={envType} onChange={(e) => setType(e.target.value)} required>
-              {(types.data?.items ?? []).map((t) => <option key={t.id} value={t.id}>{t.id}</option>)}
+              {(types.data?.items ?? []).map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.id}
+                </option>
+              ))}
             </select>
           )}
         </Field>
         {types.isError && <ProblemMessage error={types.error} />}
         {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending || !envType}>Create environment</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending || !envType}>
+            Create environment
+          </button>
         </footer>
       </form>
     </Dialog>

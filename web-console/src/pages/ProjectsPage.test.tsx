@@ -31,10 +31,14 @@ describe('ProjectsPage first steps', () => {
     page()
     const steps = within(await screen.findByRole('region', { name: 'First steps' })).getAllByRole('listitem')
     expect(steps.map((s) => s.textContent)).toEqual([
-      expect.stringContaining('Create an environment type'), expect.stringContaining('Define a resource type'),
-      expect.stringContaining('Add a module'), expect.stringContaining('Add a module rule'),
-      expect.stringContaining('Register a runner'), expect.stringContaining('Add a runner rule'),
-      expect.stringContaining('Create a project and an environment'), expect.stringContaining('Submit a manifest and deploy'),
+      expect.stringContaining('Create an environment type'),
+      expect.stringContaining('Define a resource type'),
+      expect.stringContaining('Add a module'),
+      expect.stringContaining('Add a module rule'),
+      expect.stringContaining('Register a runner'),
+      expect.stringContaining('Add a runner rule'),
+      expect.stringContaining('Create a project and an environment'),
+      expect.stringContaining('Submit a manifest and deploy'),
     ])
     expect(steps.every((s) => s.textContent!.includes('To do:'))).toBe(true)
     expect(steps[0]).toHaveAttribute('aria-current', 'step')

@@ -20,14 +20,23 @@ export function ProjectsPage() {
   return (
     <>
       <PageHeader title="Projects" subtitle="Applications and the environments they run in.">
-        {can('developer') && <button type="button" className="primary" onClick={() => setCreating(true)}>New project</button>}
+        {can('developer') && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New project
+          </button>
+        )}
       </PageHeader>
       <FirstSteps />
-      <Async query={query} what="projects" isEmpty={(d) => !d.items?.length}
+      <Async
+        query={query}
+        what="projects"
+        isEmpty={(d) => !d.items?.length}
         empty={<>No projects yet.{can('developer') ? ' Create one, then an environment in it, and submit a manifest.' : ''}</>}>
         {(data) => (
           <div className="cards">
-            {data.items!.map((p) => <ProjectCard key={p.id} org={org} id={p.id!} name={p.name ?? p.id!} />)}
+            {data.items!.map((p) => (
+              <ProjectCard key={p.id} org={org} id={p.id!} name={p.name ?? p.id!} />
+            ))}
           </div>
         )}
       </Async>
@@ -40,21 +49,28 @@ function ProjectCard({ org, id, name }: { org: string; id: string; name: string 
   const envs = useEnvironments(org, id)
   return (
     <section className="card" aria-labelledby={`project-${id}`}>
-      <h2 id={`project-${id}`} style={{ marginTop: 0 }}><Link to={`/orgs/${org}/projects/${id}`}>{name}</Link></h2>
-      <p className="muted small"><code>{id}</code></p>
-      {envs.isPending ? <p className="muted">Loading environments…</p>
-        : envs.isError ? <ProblemMessage error={envs.error} />
-          : envs.data.items?.length ? (
-            <ul className="plain">
-              {envs.data.items.map((e) => (
-                <li key={e.id}>
-                  <Link to={`/orgs/${org}/projects/${id}/envs/${e.id}`}>{e.id}</Link>{' '}
-                  <span className="muted small">{e.env_type_id}</span>{' '}
-                  {e.status !== 'active' && <StatusBadge status={e.status} />}
-                </li>
-              ))}
-            </ul>
-          ) : <p className="muted">No environments yet.</p>}
+      <h2 id={`project-${id}`} style={{ marginTop: 0 }}>
+        <Link to={`/orgs/${org}/projects/${id}`}>{name}</Link>
+      </h2>
+      <p className="muted small">
+        <code>{id}</code>
+      </p>
+      {envs.isPending ? (
+        <p className="muted">Loading environments…</p>
+      ) : envs.isError ? (
+        <ProblemMessage error={envs.error} />
+      ) : envs.data.items?.length ? (
+        <ul className="plain">
+          {envs.data.items.map((e) => (
+            <li key={e.id}>
+              <Link to={`/orgs/${org}/projects/${id}/envs/${e.id}`}>{e.id}</Link> <span className="muted small">{e.env_type_id}</span>{' '}
+              {e.status !== 'active' && <StatusBadge status={e.status} />}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No environments yet.</p>
+      )}
     </section>
   )
 }
@@ -74,7 +90,11 @@ function NewProjectDialog({ org, onClose }: { org: string; onClose: () => void }
   const errors = fieldErrors(save.error)
   return (
     <Dialog open title="New project" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
         <Field label="Id" hint="Lowercase letters, digits and dashes, e.g. checkout." error={errors.id}>
           {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} required autoFocus />}
         </Field>
@@ -83,8 +103,12 @@ function NewProjectDialog({ org, onClose }: { org: string; onClose: () => void }
         </Field>
         {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Creating…' : 'Create project'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Creating…' : 'Create project'}
+          </button>
         </footer>
       </form>
     </Dialog>

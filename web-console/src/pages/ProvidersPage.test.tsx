@@ -8,8 +8,14 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<ProvidersPage />, { url: '/orgs/acme/providers', path: '/orgs/:org/providers', session: fakeSession(role) })
 
 const aws = {
-  provider_type: 'aws', id: 'default', source: 'hashicorp/aws', version_constraint: '~> 5.0', version: 4,
-  configuration: { region: 'eu-west-1' }, secrets: { access_key: '***', secret_key: '***' }, updated_at: '2024-03-01T00:00:00Z',
+  provider_type: 'aws',
+  id: 'default',
+  source: 'hashicorp/aws',
+  version_constraint: '~> 5.0',
+  version: 4,
+  configuration: { region: 'eu-west-1' },
+  secrets: { access_key: '***', secret_key: '***' },
+  updated_at: '2024-03-01T00:00:00Z',
 }
 
 /** Every value the page shows or holds in an input. */
@@ -60,8 +66,11 @@ describe('ProvidersPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(api.bodies).toHaveLength(1))
     expect(api.bodies[0]).toEqual({
-      source: 'hashicorp/aws', version_constraint: '~> 5.0', configuration: { region: 'eu-west-1' },
-      secrets: { access_key: '***', secret_key: '***' }, version: 4,
+      source: 'hashicorp/aws',
+      version_constraint: '~> 5.0',
+      configuration: { region: 'eu-west-1' },
+      secrets: { access_key: '***', secret_key: '***' },
+      version: 4,
     })
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
 
@@ -81,10 +90,12 @@ describe('ProvidersPage', () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/providers': () => ({ items: [] }),
-      'POST /api/v1/orgs/acme/providers': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '1 problem',
-          [{ pointer: '/secrets/region', detail: 'is also set in /configuration; give it in one place' }])
-        : { ...aws, id: 'eu' }),
+      'POST /api/v1/orgs/acme/providers': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '1 problem', [
+              { pointer: '/secrets/region', detail: 'is also set in /configuration; give it in one place' },
+            ])
+          : { ...aws, id: 'eu' },
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New provider' }))
@@ -98,7 +109,11 @@ describe('ProvidersPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('region: is also set in /configuration; give it in one place')).toBeInTheDocument()
     expect(api.bodies[0]).toEqual({
-      provider_type: 'aws', id: 'eu', source: 'hashicorp/aws', configuration: { region: 'eu-west-1' }, secrets: { region: 'x' },
+      provider_type: 'aws',
+      id: 'eu',
+      source: 'hashicorp/aws',
+      configuration: { region: 'eu-west-1' },
+      secrets: { region: 'x' },
     })
 
     await userEvent.clear(screen.getByLabelText('Secret name 1'))

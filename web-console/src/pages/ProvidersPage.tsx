@@ -12,8 +12,18 @@ import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
 import { Time } from '../components/Time'
 import {
-  FormProblem, isJsonObject, JsonField, jsonText, KeyValueRows, mapOf, parseJsonObject, prettyJson, problemsByField,
-  rowsOf, rowsProblem, type KeyValueRow,
+  FormProblem,
+  isJsonObject,
+  JsonField,
+  jsonText,
+  KeyValueRows,
+  mapOf,
+  parseJsonObject,
+  prettyJson,
+  problemsByField,
+  rowsOf,
+  rowsProblem,
+  type KeyValueRow,
 } from '../components/forms'
 
 type Provider = Schemas['ProviderView']
@@ -31,17 +41,45 @@ export function ProvidersPage() {
   const editable = can('platform-engineer')
   return (
     <>
-      <PageHeader title="Providers" subtitle={<>Provider configurations modules map to as <code>type.id</code>, e.g. <code>aws.default</code>. Secret values are stored encrypted and never shown.</>}>
-        {editable && <button type="button" className="primary" onClick={() => setEditing('new')}>New provider</button>}
+      <PageHeader
+        title="Providers"
+        subtitle={
+          <>
+            Provider configurations modules map to as <code>type.id</code>, e.g. <code>aws.default</code>. Secret values are stored
+            encrypted and never shown.
+          </>
+        }>
+        {editable && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New provider
+          </button>
+        )}
       </PageHeader>
-      <Async query={query} what="providers" isEmpty={(d) => !d.items?.length}
-        empty={<>No providers yet.{editable ? ' Add one such as aws.default so modules can map their providers to it.' : ' A platform engineer adds them.'}</>}>
+      <Async
+        query={query}
+        what="providers"
+        isEmpty={(d) => !d.items?.length}
+        empty={
+          <>
+            No providers yet.
+            {editable ? ' Add one such as aws.default so modules can map their providers to it.' : ' A platform engineer adds them.'}
+          </>
+        }>
         {(data) => (
           <table>
             <thead>
               <tr>
-                <th>Provider</th><th>Source</th><th>Version</th><th>Configuration</th><th>Secrets</th><th>Updated</th>
-                {editable && <th><span className="sr-only">Actions</span></th>}
+                <th>Provider</th>
+                <th>Source</th>
+                <th>Version</th>
+                <th>Configuration</th>
+                <th>Secrets</th>
+                <th>Updated</th>
+                {editable && (
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -49,25 +87,44 @@ export function ProvidersPage() {
                 const name = `${p.provider_type}.${p.id}`
                 return (
                   <tr key={name}>
-                    <td><code>{name}</code> <Managed item={p} /></td>
-                    <td><code>{p.source}</code></td>
+                    <td>
+                      <code>{name}</code> <Managed item={p} />
+                    </td>
+                    <td>
+                      <code>{p.source}</code>
+                    </td>
                     <td>{p.version_constraint ? <code>{p.version_constraint}</code> : <span className="muted">any</span>}</td>
-                    <td><Configuration value={p.configuration} /></td>
-                    <td><SecretNames secrets={p.secrets} /></td>
-                    <td><Time value={p.updated_at ?? p.created_at} /></td>
+                    <td>
+                      <Configuration value={p.configuration} />
+                    </td>
+                    <td>
+                      <SecretNames secrets={p.secrets} />
+                    </td>
+                    <td>
+                      <Time value={p.updated_at ?? p.created_at} />
+                    </td>
                     {editable && (
-                      <td><div className="row-actions">
-                        <button type="button" aria-label={`Edit ${name}`} onClick={() => setEditing(p)}>Edit</button>
-                        <ConfirmButton label="Delete" ariaLabel={`Delete provider “${name}”`} title={`Delete provider “${name}”?`}
-                          onConfirm={async () => {
-                            await unwrap(api.DELETE('/api/v1/orgs/{org}/providers/{provider_type}/{id}', {
-                              params: { path: { org, provider_type: p.provider_type!, id: p.id! } },
-                            }))
-                            await client.invalidateQueries({ queryKey: key })
-                          }}>
-                          Its secrets are deleted with it. Modules that map a provider to it keep it from being deleted.
-                        </ConfirmButton>
-                      </div></td>
+                      <td>
+                        <div className="row-actions">
+                          <button type="button" aria-label={`Edit ${name}`} onClick={() => setEditing(p)}>
+                            Edit
+                          </button>
+                          <ConfirmButton
+                            label="Delete"
+                            ariaLabel={`Delete provider “${name}”`}
+                            title={`Delete provider “${name}”?`}
+                            onConfirm={async () => {
+                              await unwrap(
+                                api.DELETE('/api/v1/orgs/{org}/providers/{provider_type}/{id}', {
+                                  params: { path: { org, provider_type: p.provider_type!, id: p.id! } },
+                                }),
+                              )
+                              await client.invalidateQueries({ queryKey: key })
+                            }}>
+                            Its secrets are deleted with it. Modules that map a provider to it keep it from being deleted.
+                          </ConfirmButton>
+                        </div>
+                      </td>
                     )}
                   </tr>
                 )
@@ -76,8 +133,14 @@ export function ProvidersPage() {
           </table>
         )}
       </Async>
-      {editing && <ProviderDialog org={org} provider={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
-        onSaved={() => client.invalidateQueries({ queryKey: key })} />}
+      {editing && (
+        <ProviderDialog
+          org={org}
+          provider={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => client.invalidateQueries({ queryKey: key })}
+        />
+      )}
     </>
   )
 }
@@ -99,12 +162,21 @@ function SecretNames({ secrets }: { secrets?: Record<string, string> }) {
   if (names.length === 0) return <span className="muted">none</span>
   return (
     <ul className="plain-list">
-      {names.map((n) => <li key={n}><code>{n}</code> <span className="badge calm">set</span></li>)}
+      {names.map((n) => (
+        <li key={n}>
+          <code>{n}</code> <span className="badge calm">set</span>
+        </li>
+      ))}
     </ul>
   )
 }
 
-function ProviderDialog({ org, provider, onClose, onSaved }: {
+function ProviderDialog({
+  org,
+  provider,
+  onClose,
+  onSaved,
+}: {
   org: string
   provider: Provider | null
   onClose: () => void
@@ -119,12 +191,19 @@ function ProviderDialog({ org, provider, onClose, onSaved }: {
   const [configurationProblem, setConfigurationProblem] = useState<LineProblem>()
   const [secretsProblem, setSecretsProblem] = useState<string>()
   const save = useMutation({
-    mutationFn: (body: ProviderRequest) => provider
-      ? unwrap(api.PUT('/api/v1/orgs/{org}/providers/{provider_type}/{id}', {
-        params: { path: { org, provider_type: provider.provider_type!, id: provider.id! } }, body: { ...body, version: provider.version },
-      }))
-      : unwrap(api.POST('/api/v1/orgs/{org}/providers', { params: { path: { org } }, body: { provider_type: type, id, ...body } })),
-    onSuccess: () => { onSaved(); onClose() },
+    mutationFn: (body: ProviderRequest) =>
+      provider
+        ? unwrap(
+            api.PUT('/api/v1/orgs/{org}/providers/{provider_type}/{id}', {
+              params: { path: { org, provider_type: provider.provider_type!, id: provider.id! } },
+              body: { ...body, version: provider.version },
+            }),
+          )
+        : unwrap(api.POST('/api/v1/orgs/{org}/providers', { params: { path: { org } }, body: { provider_type: type, id, ...body } })),
+    onSuccess: () => {
+      onSaved()
+      onClose()
+    },
   })
   const errors = problemsByField(save.error)
   const submit = (e: FormEvent) => {
@@ -146,31 +225,58 @@ function ProviderDialog({ org, provider, onClose, onSaved }: {
       <form onSubmit={submit}>
         <div className="grid-2">
           <Field label="Provider type" hint="The provider’s name in OpenTofu, e.g. aws, google, kubernetes." error={errors.provider_type}>
-            {(p) => <input {...p} value={type} onChange={(e) => setType(e.target.value)} disabled={!!provider} required autoFocus={!provider} />}
+            {(p) => (
+              <input {...p} value={type} onChange={(e) => setType(e.target.value)} disabled={!!provider} required autoFocus={!provider} />
+            )}
           </Field>
           <Field label="Id" hint="Tells configurations of one type apart, e.g. default or eu-prod." error={errors.id}>
             {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} disabled={!!provider} required />}
           </Field>
           <Field label="Source" hint="Registry address, e.g. hashicorp/aws." error={errors.source}>
-            {(p) => <input {...p} value={source} onChange={(e) => setSource(e.target.value)} required spellCheck={false} autoFocus={!!provider} />}
+            {(p) => (
+              <input {...p} value={source} onChange={(e) => setSource(e.target.value)} required spellCheck={false} autoFocus={!!provider} />
+            )}
           </Field>
           <Field label="Version constraint" hint="e.g. ~> 5.0; empty for any version." error={errors.version_constraint}>
             {(p) => <input {...p} value={constraint} onChange={(e) => setConstraint(e.target.value)} spellCheck={false} />}
           </Field>
         </div>
-        <JsonField label="Configuration" value={configuration}
-          onChange={(text) => { setConfiguration(text); setConfigurationProblem(undefined) }}
-          problem={configurationProblem} error={errors.configuration}
-          hint={<>The provider block’s arguments, e.g. <code>{'{"region": "eu-west-1"}'}</code>. Values may hold placeholders such as <code>{'${context.env_id}'}</code>. Put credentials in secrets instead.</>} />
-        <KeyValueRows legend="Secrets" secret rows={secrets} onChange={setSecrets}
-          keyLabel="Secret name" valueLabel="Secret value" addLabel="Add secret"
+        <JsonField
+          label="Configuration"
+          value={configuration}
+          onChange={(text) => {
+            setConfiguration(text)
+            setConfigurationProblem(undefined)
+          }}
+          problem={configurationProblem}
+          error={errors.configuration}
+          hint={
+            <>
+              The provider block’s arguments, e.g. <code>{'{"region": "eu-west-1"}'}</code>. Values may hold placeholders such as{' '}
+              <code>{'${context.env_id}'}</code>. Put credentials in secrets instead.
+            </>
+          }
+        />
+        <KeyValueRows
+          legend="Secrets"
+          secret
+          rows={secrets}
+          onChange={setSecrets}
+          keyLabel="Secret name"
+          valueLabel="Secret value"
+          addLabel="Add secret"
           empty="No secrets. Credentials such as access keys go here: stored encrypted, never shown again."
           hint="Write-only: stored values are never shown. Replace one to change it; a removed row is deleted on save."
-          error={secretsProblem ?? errors.secrets} />
+          error={secretsProblem ?? errors.secrets}
+        />
         <FormProblem error={save.error} fields={FIELDS} />
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
         </footer>
       </form>
     </Dialog>

@@ -4,9 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeSession, mockApi, renderPage } from '../test/render'
 import { QuotasPage } from './QuotasPage'
 
-const page = (admin: boolean) => renderPage(<QuotasPage />, {
-  url: '/orgs/acme/quotas', path: '/orgs/:org/quotas', session: fakeSession('viewer', 'acme', { instance_admin: admin }),
-})
+const page = (admin: boolean) =>
+  renderPage(<QuotasPage />, {
+    url: '/orgs/acme/quotas',
+    path: '/orgs/:org/quotas',
+    session: fakeSession('viewer', 'acme', { instance_admin: admin }),
+  })
 
 const quotas = {
   items: [

@@ -40,34 +40,67 @@ export function QuotasPage() {
   const admin = !!session.me?.instance_admin
   return (
     <>
-      <PageHeader title="Quotas"
+      <PageHeader
+        title="Quotas"
         subtitle="What this organization may hold or run at once. A quota counted per project, environment, manifest or user shows the most any one of them uses. Instance administrators set them.">
-        {admin && <button type="button" className="primary" onClick={() => setEditing(true)}>Change quotas</button>}
+        {admin && (
+          <button type="button" className="primary" onClick={() => setEditing(true)}>
+            Change quotas
+          </button>
+        )}
       </PageHeader>
       <Async query={query} what="quotas">
         {(data) => (
           <>
             <table>
-              <thead><tr><th>Quota</th><th>Counts</th><th>Used</th><th>Limit</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Quota</th>
+                  <th>Counts</th>
+                  <th>Used</th>
+                  <th>Limit</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.items!.map((q) => {
                   const u = usage(q)
                   return (
                     <tr key={q.name}>
-                      <td>{LABELS[q.name!] ?? q.name} <div className="hint"><code>{q.name}</code></div></td>
+                      <td>
+                        {LABELS[q.name!] ?? q.name}{' '}
+                        <div className="hint">
+                          <code>{q.name}</code>
+                        </div>
+                      </td>
                       <td>{q.description}</td>
                       <td>
-                        <span className={`badge ${u.tone}`}>{u.used} of {u.hard}</span>
-                        <meter min={0} max={Math.max(u.hard, 1)} value={Math.min(u.used, Math.max(u.hard, 1))} aria-label={`${LABELS[q.name!] ?? q.name} used`} />
+                        <span className={`badge ${u.tone}`}>
+                          {u.used} of {u.hard}
+                        </span>
+                        <meter
+                          min={0}
+                          max={Math.max(u.hard, 1)}
+                          value={Math.min(u.used, Math.max(u.hard, 1))}
+                          aria-label={`${LABELS[q.name!] ?? q.name} used`}
+                        />
                       </td>
-                      <td>{u.hard}{q.default && <span className="muted"> (default)</span>}</td>
+                      <td>
+                        {u.hard}
+                        {q.default && <span className="muted"> (default)</span>}
+                      </td>
                     </tr>
                   )
                 })}
               </tbody>
             </table>
-            {editing && <QuotasDialog org={org} quotas={data.items!} onClose={() => setEditing(false)}
-              onSaved={() => client.invalidateQueries({ queryKey: key })} />}
+            {editing && (
+              <QuotasDialog
+                org={org}
+                quotas={data.items!}
+                onClose={() => setEditing(false)}
+                onSaved={() => client.invalidateQueries({ queryKey: key })}
+              />
+            )}
           </>
         )}
       </Async>
@@ -78,30 +111,53 @@ export function QuotasPage() {
 function QuotasDialog({ org, quotas, onClose, onSaved }: { org: string; quotas: Quota[]; onClose: () => void; onSaved: () => void }) {
   // an empty field goes back to the default
   const [values, setValues] = useState<Record<string, string>>(
-    Object.fromEntries(quotas.map((q) => [q.name!, q.default ? '' : String(q.hard)])))
+    Object.fromEntries(quotas.map((q) => [q.name!, q.default ? '' : String(q.hard)])),
+  )
   const save = useMutation({
     mutationFn: () => {
       const body: Record<string, number> = {}
       for (const [name, value] of Object.entries(values)) if (value.trim() !== '') body[name] = Number(value)
       return unwrap(api.PUT('/api/v1/orgs/{org}/quotas', { params: { path: { org } }, body }))
     },
-    onSuccess: () => { onSaved(); onClose() },
+    onSuccess: () => {
+      onSaved()
+      onClose()
+    },
   })
   const errors = fieldErrors(save.error)
   return (
     <Dialog open title={`Quotas of ${org}`} onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate() }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate()
+        }}>
         {quotas.map((q) => (
-          <Field key={q.name} label={LABELS[q.name!] ?? q.name!} error={errors[q.name!]}
+          <Field
+            key={q.name}
+            label={LABELS[q.name!] ?? q.name!}
+            error={errors[q.name!]}
             hint={`Uses ${q.used}. Leave empty for the default${q.default ? ` (${q.hard})` : ''}.`}>
-            {(p) => <input {...p} type="number" min={0} value={values[q.name!]} placeholder={q.default ? String(q.hard) : 'default'}
-              onChange={(e) => setValues({ ...values, [q.name!]: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                type="number"
+                min={0}
+                value={values[q.name!]}
+                placeholder={q.default ? String(q.hard) : 'default'}
+                onChange={(e) => setValues({ ...values, [q.name!]: e.target.value })}
+              />
+            )}
           </Field>
         ))}
         {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
         </footer>
       </form>
     </Dialog>

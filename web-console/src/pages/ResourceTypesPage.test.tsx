@@ -9,7 +9,11 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
 
 /** Replaces the text of a CodeEditor, as typing would. */
 const postgres = {
-  id: 'postgres', description: 'PostgreSQL database', developer_accessible: true, version: 3, created_at: '2024-01-01T00:00:00Z',
+  id: 'postgres',
+  description: 'PostgreSQL database',
+  developer_accessible: true,
+  version: 3,
+  created_at: '2024-01-01T00:00:00Z',
   output_schema: { type: 'object', required: ['host'], properties: { host: { type: 'string' }, port: { type: 'integer' } } },
 }
 const vpc = { id: 'vpc', description: 'Network', developer_accessible: false, version: 1 }
@@ -62,10 +66,12 @@ describe('ResourceTypesPage', () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/resource-types': () => ({ items: [] }),
-      'POST /api/v1/orgs/acme/resource-types': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '/output_schema is not a valid JSON Schema',
-          [{ pointer: '/output_schema/properties/port/type', detail: 'must be a JSON Schema type' }])
-        : { id: 'queue' }),
+      'POST /api/v1/orgs/acme/resource-types': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '/output_schema is not a valid JSON Schema', [
+              { pointer: '/output_schema/properties/port/type', detail: 'must be a JSON Schema type' },
+            ])
+          : { id: 'queue' },
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New resource type' }))
@@ -76,7 +82,9 @@ describe('ResourceTypesPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('properties/port/type: must be a JSON Schema type')).toBeInTheDocument()
     expect(api.bodies[0]).toEqual({
-      id: 'queue', description: 'Message queue', developer_accessible: false,
+      id: 'queue',
+      description: 'Message queue',
+      developer_accessible: false,
       output_schema: { type: 'object', properties: { port: { type: 'int' } } },
     })
 
@@ -98,8 +106,15 @@ describe('ResourceTypesPage', () => {
     await userEvent.clear(within(dialog).getByLabelText('Description'))
     await userEvent.type(within(dialog).getByLabelText('Description'), 'Postgres')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(api.bodies).toEqual([{
-      description: 'Postgres', developer_accessible: true, output_schema: postgres.output_schema, version: 3,
-    }]))
+    await waitFor(() =>
+      expect(api.bodies).toEqual([
+        {
+          description: 'Postgres',
+          developer_accessible: true,
+          output_schema: postgres.output_schema,
+          version: 3,
+        },
+      ]),
+    )
   })
 })

@@ -26,7 +26,9 @@ const NEW_SCHEMA = `{
 function outputNames(schema: unknown): string {
   if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return ''
   const required = Array.isArray(schema.required) ? schema.required : []
-  return Object.keys(schema.properties).map((k) => (required.includes(k) ? `${k}*` : k)).join(', ')
+  return Object.keys(schema.properties)
+    .map((k) => (required.includes(k) ? `${k}*` : k))
+    .join(', ')
 }
 
 /** Resource types: what developers can ask for in manifests, and the outputs their modules must report. */
@@ -39,40 +41,85 @@ export function ResourceTypesPage() {
   const editable = can('platform-engineer')
   return (
     <>
-      <PageHeader title="Resource types" subtitle="What manifests can ask for (postgres, s3-bucket…) and the outputs every module of a type must report.">
-        {editable && <button type="button" className="primary" onClick={() => setEditing('new')}>New resource type</button>}
+      <PageHeader
+        title="Resource types"
+        subtitle="What manifests can ask for (postgres, s3-bucket…) and the outputs every module of a type must report.">
+        {editable && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New resource type
+          </button>
+        )}
       </PageHeader>
-      <Async query={query} what="resource types" isEmpty={(d) => !d.items?.length}
-        empty={<>No resource types yet.{editable ? ' Create one such as “postgres”, then give it a module.' : ' A platform engineer defines them.'}</>}>
+      <Async
+        query={query}
+        what="resource types"
+        isEmpty={(d) => !d.items?.length}
+        empty={
+          <>
+            No resource types yet.
+            {editable ? ' Create one such as “postgres”, then give it a module.' : ' A platform engineer defines them.'}
+          </>
+        }>
         {(data) => (
           <table>
             <thead>
               <tr>
-                <th>Id</th><th>Description</th><th>Developer accessible</th><th>Outputs</th><th>Created</th>
-                {editable && <th><span className="sr-only">Actions</span></th>}
+                <th>Id</th>
+                <th>Description</th>
+                <th>Developer accessible</th>
+                <th>Outputs</th>
+                <th>Created</th>
+                {editable && (
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
               {data.items!.map((t) => (
                 <tr key={t.id}>
-                  <td><code>{t.id}</code> <Managed item={t} /></td>
+                  <td>
+                    <code>{t.id}</code> <Managed item={t} />
+                  </td>
                   <td>{t.description || <span className="muted">—</span>}</td>
-                  <td>{t.developer_accessible
-                    ? <span className="badge ok">yes</span>
-                    : <span className="badge calm" title="Only as a dependency of a module">no, dependency only</span>}</td>
-                  <td><OutputSchema schema={t.output_schema} /></td>
-                  <td><Time value={t.created_at} /></td>
+                  <td>
+                    {t.developer_accessible ? (
+                      <span className="badge ok">yes</span>
+                    ) : (
+                      <span className="badge calm" title="Only as a dependency of a module">
+                        no, dependency only
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    <OutputSchema schema={t.output_schema} />
+                  </td>
+                  <td>
+                    <Time value={t.created_at} />
+                  </td>
                   {editable && (
-                    <td><div className="row-actions">
-                      <button type="button" onClick={() => setEditing(t)} aria-label={`Edit ${t.id}`}>Edit</button>
-                      <ConfirmButton label="Delete" ariaLabel={`Delete resource type “${t.id}”`} title={`Delete resource type “${t.id}”?`}
-                        onConfirm={async () => {
-                          await unwrap(api.DELETE('/api/v1/orgs/{org}/resource-types/{resource_type}', { params: { path: { org, resource_type: t.id! } } }))
-                          await client.invalidateQueries({ queryKey: key })
-                        }}>
-                        Modules of this type and rules that name it keep it from being deleted.
-                      </ConfirmButton>
-                    </div></td>
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => setEditing(t)} aria-label={`Edit ${t.id}`}>
+                          Edit
+                        </button>
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete resource type “${t.id}”`}
+                          title={`Delete resource type “${t.id}”?`}
+                          onConfirm={async () => {
+                            await unwrap(
+                              api.DELETE('/api/v1/orgs/{org}/resource-types/{resource_type}', {
+                                params: { path: { org, resource_type: t.id! } },
+                              }),
+                            )
+                            await client.invalidateQueries({ queryKey: key })
+                          }}>
+                          Modules of this type and rules that name it keep it from being deleted.
+                        </ConfirmButton>
+                      </div>
+                    </td>
                   )}
                 </tr>
               ))}
@@ -80,8 +127,14 @@ export function ResourceTypesPage() {
           </table>
         )}
       </Async>
-      {editing && <ResourceTypeDialog org={org} resourceType={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
-        onSaved={() => client.invalidateQueries({ queryKey: key })} />}
+      {editing && (
+        <ResourceTypeDialog
+          org={org}
+          resourceType={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => client.invalidateQueries({ queryKey: key })}
+        />
+      )}
     </>
   )
 }
@@ -97,7 +150,12 @@ function OutputSchema({ schema }: { schema: unknown }) {
   )
 }
 
-function ResourceTypeDialog({ org, resourceType, onClose, onSaved }: {
+function ResourceTypeDialog({
+  org,
+  resourceType,
+  onClose,
+  onSaved,
+}: {
   org: string
   resourceType: ResourceType | null
   onClose: () => void
@@ -112,12 +170,18 @@ function ResourceTypeDialog({ org, resourceType, onClose, onSaved }: {
     mutationFn: (outputSchema: unknown) => {
       const common = { description, developer_accessible: accessible, output_schema: outputSchema === undefined ? undefined : outputSchema }
       return resourceType
-        ? unwrap(api.PUT('/api/v1/orgs/{org}/resource-types/{resource_type}', {
-          params: { path: { org, resource_type: resourceType.id! } }, body: { ...common, version: resourceType.version },
-        }))
+        ? unwrap(
+            api.PUT('/api/v1/orgs/{org}/resource-types/{resource_type}', {
+              params: { path: { org, resource_type: resourceType.id! } },
+              body: { ...common, version: resourceType.version },
+            }),
+          )
         : unwrap(api.POST('/api/v1/orgs/{org}/resource-types', { params: { path: { org } }, body: { id, ...common } }))
     },
-    onSuccess: () => { onSaved(); onClose() },
+    onSuccess: () => {
+      onSaved()
+      onClose()
+    },
   })
   const errors = problemsByField(save.error)
   const submit = (e: FormEvent) => {
@@ -131,7 +195,16 @@ function ResourceTypeDialog({ org, resourceType, onClose, onSaved }: {
       <form onSubmit={submit}>
         <div className="grid-2">
           <Field label="Id" hint="Lowercase letters, digits and dashes, e.g. postgres." error={errors.id}>
-            {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} disabled={!!resourceType} required autoFocus={!resourceType} />}
+            {(p) => (
+              <input
+                {...p}
+                value={id}
+                onChange={(e) => setId(e.target.value)}
+                disabled={!!resourceType}
+                required
+                autoFocus={!resourceType}
+              />
+            )}
           </Field>
           <Field label="Description" error={errors.description}>
             {(p) => <input {...p} value={description} onChange={(e) => setDescription(e.target.value)} autoFocus={!!resourceType} />}
@@ -141,13 +214,31 @@ function ResourceTypeDialog({ org, resourceType, onClose, onSaved }: {
           <input type="checkbox" checked={accessible} onChange={(e) => setAccessible(e.target.checked)} />
           Developers may ask for it in manifests (otherwise only modules can depend on it)
         </label>
-        <JsonField label="Output schema" value={schema} onChange={(text) => { setSchema(text); setSchemaProblem(undefined) }}
-          problem={schemaProblem} error={errors.output_schema} minHeight="14rem"
-          hint={<>A JSON Schema of the outputs every module of this type must report, e.g. <code>{'{"type": "object", "required": ["host"], "properties": {"host": {"type": "string"}}}'}</code>. Empty: any object.</>} />
+        <JsonField
+          label="Output schema"
+          value={schema}
+          onChange={(text) => {
+            setSchema(text)
+            setSchemaProblem(undefined)
+          }}
+          problem={schemaProblem}
+          error={errors.output_schema}
+          minHeight="14rem"
+          hint={
+            <>
+              A JSON Schema of the outputs every module of this type must report, e.g.{' '}
+              <code>{'{"type": "object", "required": ["host"], "properties": {"host": {"type": "string"}}}'}</code>. Empty: any object.
+            </>
+          }
+        />
         <FormProblem error={save.error} fields={['id', 'description', 'output_schema']} />
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
         </footer>
       </form>
     </Dialog>

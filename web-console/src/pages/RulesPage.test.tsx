@@ -19,10 +19,15 @@ const lists = {
     ],
   }),
   'GET /api/v1/orgs/acme/runner-rules': () => ({
-    items: [{ id: RUNNER_RULE, runner_id: 'eu-agent', env_type_id: 'production', resource_class: 'large', created_at: '2026-01-01T00:00:00Z' }],
+    items: [
+      { id: RUNNER_RULE, runner_id: 'eu-agent', env_type_id: 'production', resource_class: 'large', created_at: '2026-01-01T00:00:00Z' },
+    ],
   }),
   'GET /api/v1/orgs/acme/modules': () => ({
-    items: [{ id: 'postgres-rds', resource_type: 'postgres' }, { id: 'postgres-local', resource_type: 'postgres' }],
+    items: [
+      { id: 'postgres-rds', resource_type: 'postgres' },
+      { id: 'postgres-local', resource_type: 'postgres' },
+    ],
   }),
   'GET /api/v1/orgs/acme/runners': () => ({ items: [{ id: 'eu-agent' }] }),
   'GET /api/v1/orgs/acme/env-types': () => ({ items: [{ id: 'production' }, { id: 'development' }] }),
@@ -37,8 +42,20 @@ const explanation = {
     kind: 'module',
     context: { org_id: 'acme', project_id: 'shop', env_id: 'prod', env_type_id: 'production' },
     candidates: [
-      { rule_id: RDS_RULE, target: 'postgres-rds', matched: true, reasons: ['env_type_id: production = production'], specificity: ['env_type_id'] },
-      { rule_id: DEFAULT_RULE, target: 'postgres-local', matched: true, reasons: ['sets no criteria: matches everything'], specificity: [] },
+      {
+        rule_id: RDS_RULE,
+        target: 'postgres-rds',
+        matched: true,
+        reasons: ['env_type_id: production = production'],
+        specificity: ['env_type_id'],
+      },
+      {
+        rule_id: DEFAULT_RULE,
+        target: 'postgres-local',
+        matched: true,
+        reasons: ['sets no criteria: matches everything'],
+        specificity: [],
+      },
     ],
     winner: RDS_RULE,
     chosen: 'postgres-rds',
@@ -46,8 +63,13 @@ const explanation = {
   runner: {
     kind: 'runner',
     candidates: [
-      { rule_id: RUNNER_RULE, target: 'eu-agent', matched: false,
-        reasons: ['env_type_id: production = production', 'resource_class: large ≠ default'], specificity: ['env_type_id', 'resource_class'] },
+      {
+        rule_id: RUNNER_RULE,
+        target: 'eu-agent',
+        matched: false,
+        reasons: ['env_type_id: production = production', 'resource_class: large ≠ default'],
+        specificity: ['env_type_id', 'resource_class'],
+      },
     ],
     error: 'no runner rule matches postgres/default/shared.db in shop/prod',
   },
@@ -88,7 +110,9 @@ describe('RulesPage', () => {
     await userEvent.selectOptions(within(dialog).getByLabelText('Environment type'), 'production')
     await userEvent.type(within(dialog).getByLabelText('Resource class'), 'large')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create rule' }))
-    await waitFor(() => expect(api.bodies).toContainEqual({ module_id: 'postgres-rds', env_type_id: 'production', resource_class: 'large' }))
+    await waitFor(() =>
+      expect(api.bodies).toContainEqual({ module_id: 'postgres-rds', env_type_id: 'production', resource_class: 'large' }),
+    )
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New module rule' })).not.toBeInTheDocument())
   })
 
@@ -161,11 +185,23 @@ describe('RulesPage', () => {
       module: {
         ...explanation.module,
         candidates: [
-          { rule_id: 'r-redis', target: 'redis-basic', same_type: false, matched: false,
-            reasons: ['applies to another resource type than `postgres`', 'project_id: shop = shop'], specificity: ['project_id'] },
+          {
+            rule_id: 'r-redis',
+            target: 'redis-basic',
+            same_type: false,
+            matched: false,
+            reasons: ['applies to another resource type than `postgres`', 'project_id: shop = shop'],
+            specificity: ['project_id'],
+          },
           ...explanation.module.candidates.map((c) => ({ ...c, same_type: true })),
-          { rule_id: 'r-staging', target: 'postgres-staging', same_type: true, matched: false,
-            reasons: ['project_id: shop = shop', 'env_id: staging ≠ prod', 'resource_class: large ≠ default'], specificity: ['env_id'] },
+          {
+            rule_id: 'r-staging',
+            target: 'postgres-staging',
+            same_type: true,
+            matched: false,
+            reasons: ['project_id: shop = shop', 'env_id: staging ≠ prod', 'resource_class: large ≠ default'],
+            specificity: ['env_id'],
+          },
         ],
       },
     }

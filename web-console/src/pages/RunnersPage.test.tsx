@@ -9,10 +9,27 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
 
 const KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAexample\n-----END PUBLIC KEY-----'
 const runners = [
-  { id: 'eu-agent', description: 'Frankfurt', status: 'busy', max_concurrent_jobs: 4, labels: { region: 'eu' },
-    last_seen_at: new Date().toISOString(), public_key: KEY, version: 7,
-    current_jobs: [{ job_id: 'j-1', deployment_id: 'd-1', project: 'shop', env: 'prod', resource: 'postgres/default/app.db', attempt: 1,
-      claimed_at: new Date().toISOString() }] },
+  {
+    id: 'eu-agent',
+    description: 'Frankfurt',
+    status: 'busy',
+    max_concurrent_jobs: 4,
+    labels: { region: 'eu' },
+    last_seen_at: new Date().toISOString(),
+    public_key: KEY,
+    version: 7,
+    current_jobs: [
+      {
+        job_id: 'j-1',
+        deployment_id: 'd-1',
+        project: 'shop',
+        env: 'prod',
+        resource: 'postgres/default/app.db',
+        attempt: 1,
+        claimed_at: new Date().toISOString(),
+      },
+    ],
+  },
   { id: 'us-agent', status: 'offline', max_concurrent_jobs: 1, labels: {}, public_key: KEY, version: 1 },
 ]
 
@@ -28,7 +45,10 @@ describe('RunnersPage', () => {
     expect(screen.getByText('offline')).toBeInTheDocument()
     expect(screen.getByText('region=eu')).toBeInTheDocument()
     expect(screen.getByText('1 of 4')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'shop/prod: app.db' })).toHaveAttribute('href', '/orgs/acme/projects/shop/envs/prod/deployments/d-1')
+    expect(screen.getByRole('link', { name: 'shop/prod: app.db' })).toHaveAttribute(
+      'href',
+      '/orgs/acme/projects/shop/envs/prod/deployments/d-1',
+    )
     expect(screen.getByText('0 of 1')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Register a runner' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument()
@@ -51,9 +71,12 @@ describe('RunnersPage', () => {
     let attempts = 0
     const api = mockApi({
       'GET /api/v1/orgs/acme/runners': () => ({ items: [] }),
-      'POST /api/v1/orgs/acme/runners': () => (++attempts === 1
-        ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/public_key', detail: 'is not an Ed25519 public key in PEM' }])
-        : { ...runners[0], id: 'lab' }),
+      'POST /api/v1/orgs/acme/runners': () =>
+        ++attempts === 1
+          ? problemResponse(400, 'The request is not valid', '1 problem', [
+              { pointer: '/public_key', detail: 'is not an Ed25519 public key in PEM' },
+            ])
+          : { ...runners[0], id: 'lab' },
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Register a runner' }))
@@ -81,7 +104,11 @@ describe('RunnersPage', () => {
     expect(screen.getByText(start)).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Copy start command' })).toBeInTheDocument()
     expect(api.bodies[1]).toEqual({
-      id: 'lab', description: 'Lab machine', public_key: KEY, max_concurrent_jobs: 2, labels: { region: 'lab' },
+      id: 'lab',
+      description: 'Lab machine',
+      public_key: KEY,
+      max_concurrent_jobs: 2,
+      labels: { region: 'lab' },
     })
     await userEvent.click(screen.getByRole('button', { name: 'Done' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
@@ -101,8 +128,16 @@ describe('RunnersPage', () => {
     await userEvent.clear(within(dialog).getByLabelText('Max concurrent jobs'))
     await userEvent.type(within(dialog).getByLabelText('Max concurrent jobs'), '8')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(api.bodies).toEqual([{
-      description: 'Frankfurt', public_key: KEY, max_concurrent_jobs: 8, labels: {}, version: 7,
-    }]))
+    await waitFor(() =>
+      expect(api.bodies).toEqual([
+        {
+          description: 'Frankfurt',
+          public_key: KEY,
+          max_concurrent_jobs: 8,
+          labels: {},
+          version: 7,
+        },
+      ]),
+    )
   })
 })

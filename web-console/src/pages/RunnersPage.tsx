@@ -36,18 +36,39 @@ export function RunnersPage() {
   const saved = () => client.invalidateQueries({ queryKey: key })
   return (
     <>
-      <PageHeader title="Runners" subtitle="Agents inside your networks that pull jobs and run OpenTofu. A runner is offline when it has not called in for a while, busy while it runs jobs.">
-        {editable && <button type="button" className="primary" onClick={() => setEditing('new')}>Register a runner</button>}
+      <PageHeader
+        title="Runners"
+        subtitle="Agents inside your networks that pull jobs and run OpenTofu. A runner is offline when it has not called in for a while, busy while it runs jobs.">
+        {editable && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            Register a runner
+          </button>
+        )}
       </PageHeader>
-      <Async query={query} what="runners" isEmpty={(d) => !d.items?.length}
-        empty={<>No runners yet: nothing can be deployed until one is registered and running.{editable
-          ? ' Register one to get the commands that set up its agent.' : ' A platform engineer registers them.'}</>}>
+      <Async
+        query={query}
+        what="runners"
+        isEmpty={(d) => !d.items?.length}
+        empty={
+          <>
+            No runners yet: nothing can be deployed until one is registered and running.
+            {editable ? ' Register one to get the commands that set up its agent.' : ' A platform engineer registers them.'}
+          </>
+        }>
         {(data) => (
           <table>
             <thead>
               <tr>
-                <th>Runner</th><th>Status</th><th>Last seen</th><th>Jobs now</th><th>Labels</th>
-                {editable && <th><span className="sr-only">Actions</span></th>}
+                <th>Runner</th>
+                <th>Status</th>
+                <th>Last seen</th>
+                <th>Jobs now</th>
+                <th>Labels</th>
+                {editable && (
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -57,21 +78,36 @@ export function RunnersPage() {
                     <code>{r.id}</code> <Managed item={r} />
                     {r.description && <div className="muted small">{r.description}</div>}
                   </td>
-                  <td><StatusBadge status={r.status} /></td>
-                  <td><Time value={r.last_seen_at} /></td>
-                  <td><CurrentJobs org={org} runner={r} /></td>
-                  <td><Labels labels={r.labels} /></td>
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td>
+                    <Time value={r.last_seen_at} />
+                  </td>
+                  <td>
+                    <CurrentJobs org={org} runner={r} />
+                  </td>
+                  <td>
+                    <Labels labels={r.labels} />
+                  </td>
                   {editable && (
-                    <td><div className="row-actions">
-                      <button type="button" aria-label={`Edit ${r.id}`} onClick={() => setEditing(r)}>Edit</button>
-                      <ConfirmButton label="Delete" ariaLabel={`Delete runner “${r.id}”`} title={`Delete runner “${r.id}”?`}
-                        onConfirm={async () => {
-                          await unwrap(api.DELETE('/api/v1/orgs/{org}/runners/{runner}', { params: { path: { org, runner: r.id! } } }))
-                          await saved()
-                        }}>
-                        Its agent can no longer claim jobs. Runner rules that name it keep it from being deleted.
-                      </ConfirmButton>
-                    </div></td>
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" aria-label={`Edit ${r.id}`} onClick={() => setEditing(r)}>
+                          Edit
+                        </button>
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete runner “${r.id}”`}
+                          title={`Delete runner “${r.id}”?`}
+                          onConfirm={async () => {
+                            await unwrap(api.DELETE('/api/v1/orgs/{org}/runners/{runner}', { params: { path: { org, runner: r.id! } } }))
+                            await saved()
+                          }}>
+                          Its agent can no longer claim jobs. Runner rules that name it keep it from being deleted.
+                        </ConfirmButton>
+                      </div>
+                    </td>
                   )}
                 </tr>
               ))}
@@ -90,7 +126,13 @@ function Labels({ labels }: { labels?: Record<string, string> }) {
   if (entries.length === 0) return <span className="muted">—</span>
   return (
     <ul className="plain-list inline">
-      {entries.map(([k, v]) => <li key={k}><code className="badge calm">{k}={v}</code></li>)}
+      {entries.map(([k, v]) => (
+        <li key={k}>
+          <code className="badge calm">
+            {k}={v}
+          </code>
+        </li>
+      ))}
     </ul>
   )
 }
@@ -99,7 +141,9 @@ function Labels({ labels }: { labels?: Record<string, string> }) {
 function Command({ text, copyLabel }: { text: string; copyLabel: string }) {
   return (
     <div className="command">
-      <pre tabIndex={0}><code>{text}</code></pre>
+      <pre tabIndex={0}>
+        <code>{text}</code>
+      </pre>
       <CopyButton text={text} label={copyLabel} />
     </div>
   )
@@ -133,7 +177,12 @@ function requestOf(draft: RunnerDraft): RunnerRequest {
 }
 
 /** The fields of a runner, shared by registering and editing. */
-function RunnerFields({ draft, onChange, errors, isNew }: {
+function RunnerFields({
+  draft,
+  onChange,
+  errors,
+  isNew,
+}: {
   draft: RunnerDraft
   onChange: (change: Partial<RunnerDraft>) => void
   errors: Record<string, string>
@@ -143,24 +192,64 @@ function RunnerFields({ draft, onChange, errors, isNew }: {
     <>
       <div className="grid-2">
         <Field label="Id" hint="Lowercase letters, digits and dashes, e.g. eu-agent." error={errors.id}>
-          {(p) => <input {...p} value={draft.id} onChange={(e) => onChange({ id: e.target.value })} disabled={!isNew} required autoFocus={isNew} />}
+          {(p) => (
+            <input
+              {...p}
+              value={draft.id}
+              onChange={(e) => onChange({ id: e.target.value })}
+              disabled={!isNew}
+              required
+              autoFocus={isNew}
+            />
+          )}
         </Field>
         <Field label="Max concurrent jobs" hint="Jobs it may run at once (1–1000)." error={errors.max_concurrent_jobs}>
-          {(p) => <input {...p} type="number" min={1} max={1000} value={draft.maxJobs} onChange={(e) => onChange({ maxJobs: e.target.value })} required />}
+          {(p) => (
+            <input
+              {...p}
+              type="number"
+              min={1}
+              max={1000}
+              value={draft.maxJobs}
+              onChange={(e) => onChange({ maxJobs: e.target.value })}
+              required
+            />
+          )}
         </Field>
       </div>
       <Field label="Description" error={errors.description}>
         {(p) => <input {...p} value={draft.description} onChange={(e) => onChange({ description: e.target.value })} autoFocus={!isNew} />}
       </Field>
-      <Field label="Public key" error={errors.public_key} hint={isNew
-        ? 'The Ed25519 public key keygen printed, from -----BEGIN PUBLIC KEY----- to -----END PUBLIC KEY-----.'
-        : 'To rotate the key: run keygen again on the runner’s machine, paste the new public key here, save, and restart the agent with the new key file.'}>
-        {(p) => <textarea {...p} value={draft.publicKey} onChange={(e) => onChange({ publicKey: e.target.value })} required spellCheck={false}
-          placeholder={'-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----'} />}
+      <Field
+        label="Public key"
+        error={errors.public_key}
+        hint={
+          isNew
+            ? 'The Ed25519 public key keygen printed, from -----BEGIN PUBLIC KEY----- to -----END PUBLIC KEY-----.'
+            : 'To rotate the key: run keygen again on the runner’s machine, paste the new public key here, save, and restart the agent with the new key file.'
+        }>
+        {(p) => (
+          <textarea
+            {...p}
+            value={draft.publicKey}
+            onChange={(e) => onChange({ publicKey: e.target.value })}
+            required
+            spellCheck={false}
+            placeholder={'-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----'}
+          />
+        )}
       </Field>
-      <KeyValueRows legend="Labels" rows={draft.labels} onChange={(labels) => onChange({ labels })}
-        keyLabel="Label key" valueLabel="Label value" addLabel="Add label"
-        empty="No labels." hint="Free key=value pairs that describe the runner, e.g. region=eu." error={errors.labels} />
+      <KeyValueRows
+        legend="Labels"
+        rows={draft.labels}
+        onChange={(labels) => onChange({ labels })}
+        keyLabel="Label key"
+        valueLabel="Label value"
+        addLabel="Add label"
+        empty="No labels."
+        hint="Free key=value pairs that describe the runner, e.g. region=eu."
+        error={errors.labels}
+      />
     </>
   )
 }
@@ -171,7 +260,10 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
   const [registered, setRegistered] = useState<string | null>(null)
   const save = useMutation({
     mutationFn: (body: RunnerRequest) => unwrap(api.POST('/api/v1/orgs/{org}/runners', { params: { path: { org } }, body })),
-    onSuccess: (runner) => { onSaved(); setRegistered(runner.id ?? draft.id) },
+    onSuccess: (runner) => {
+      onSaved()
+      setRegistered(runner.id ?? draft.id)
+    },
   })
   const errors = { ...problemsByField(save.error), ...(labelsProblem ? { labels: labelsProblem } : {}) }
   const submit = (e: FormEvent) => {
@@ -184,10 +276,16 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
     return (
       <Dialog open wide title={`Runner “${registered}” is registered`} onClose={onClose}>
         <div className="dialog-body">
-          <p className="notice" role="status">Start its agent on the machine that holds <code>runner.key</code>. It shows up as idle once it calls in.</p>
+          <p className="notice" role="status">
+            Start its agent on the machine that holds <code>runner.key</code>. It shows up as idle once it calls in.
+          </p>
           <Command text={startCommand(org, registered)} copyLabel="Copy start command" />
         </div>
-        <footer><button type="button" className="primary" onClick={onClose} autoFocus>Done</button></footer>
+        <footer>
+          <button type="button" className="primary" onClick={onClose} autoFocus>
+            Done
+          </button>
+        </footer>
       </Dialog>
     )
   }
@@ -197,7 +295,9 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
         <ol className="steps">
           <li>
             <h3>Make a key pair on the runner’s machine</h3>
-            <p>The agent (Java 17) writes the private key to <code>runner.key</code>, where it stays, and prints the public key.</p>
+            <p>
+              The agent (Java 17) writes the private key to <code>runner.key</code>, where it stays, and prints the public key.
+            </p>
             <Command text={KEYGEN} copyLabel="Copy keygen command" />
           </li>
           <li>
@@ -206,14 +306,21 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
           </li>
           <li>
             <h3>Start the agent</h3>
-            <p>Once the runner is registered, this connects the agent to Polystack; it then long-polls for jobs. Runner rules decide which jobs it gets.</p>
+            <p>
+              Once the runner is registered, this connects the agent to Polystack; it then long-polls for jobs. Runner rules decide which
+              jobs it gets.
+            </p>
             <Command text={startCommand(org, draft.id.trim() || '<runner id>')} copyLabel="Copy start command" />
           </li>
         </ol>
         <FormProblem error={save.error} fields={FIELDS} />
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Registering…' : 'Register runner'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Registering…' : 'Register runner'}
+          </button>
         </footer>
       </form>
     </Dialog>
@@ -224,10 +331,17 @@ function EditRunnerDialog({ org, runner, onClose, onSaved }: { org: string; runn
   const [draft, setDraft] = useState(() => draftOf(runner))
   const [labelsProblem, setLabelsProblem] = useState<string>()
   const save = useMutation({
-    mutationFn: (body: RunnerRequest) => unwrap(api.PUT('/api/v1/orgs/{org}/runners/{runner}', {
-      params: { path: { org, runner: runner.id! } }, body: { ...body, version: runner.version },
-    })),
-    onSuccess: () => { onSaved(); onClose() },
+    mutationFn: (body: RunnerRequest) =>
+      unwrap(
+        api.PUT('/api/v1/orgs/{org}/runners/{runner}', {
+          params: { path: { org, runner: runner.id! } },
+          body: { ...body, version: runner.version },
+        }),
+      ),
+    onSuccess: () => {
+      onSaved()
+      onClose()
+    },
   })
   const errors = { ...problemsByField(save.error), ...(labelsProblem ? { labels: labelsProblem } : {}) }
   const submit = (e: FormEvent) => {
@@ -242,8 +356,12 @@ function EditRunnerDialog({ org, runner, onClose, onSaved }: { org: string; runn
         <RunnerFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} errors={errors} isNew={false} />
         <FormProblem error={save.error} fields={FIELDS} />
         <footer>
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save'}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
         </footer>
       </form>
     </Dialog>
@@ -255,7 +373,9 @@ function CurrentJobs({ org, runner }: { org: string; runner: Schemas['RunnerView
   const jobs = runner.current_jobs ?? []
   return (
     <div>
-      <span>{jobs.length} of {runner.max_concurrent_jobs}</span>
+      <span>
+        {jobs.length} of {runner.max_concurrent_jobs}
+      </span>
       {jobs.length > 0 && (
         <ul className="plain small">
           {jobs.map((j) => (
@@ -263,7 +383,9 @@ function CurrentJobs({ org, runner }: { org: string; runner: Schemas['RunnerView
               <Link to={`/orgs/${org}/projects/${j.project}/envs/${j.env}/deployments/${j.deployment_id}`}>
                 {j.project}/{j.env}: {j.resource?.split('/').slice(2).join('/')}
               </Link>{' '}
-              <span className="muted">since <Time value={j.claimed_at} /></span>
+              <span className="muted">
+                since <Time value={j.claimed_at} />
+              </span>
             </li>
           ))}
         </ul>

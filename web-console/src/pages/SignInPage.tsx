@@ -25,14 +25,23 @@ export function SignInPage() {
       )}
       <section aria-labelledby="token-title">
         <h2 id="token-title">With an API token</h2>
-        <form onSubmit={async (e) => {
-          e.preventDefault()
-          setBusy(true)
-          await session.signInWithToken(token)
-          setBusy(false)
-        }}>
-          <Field label="API token" hint={<>A <code>pst_…</code> token. The instance administrator's is in <code>~/.polystack/admin-token</code>.</>}>
-            {(props) => <input {...props} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} required />}
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault()
+            setBusy(true)
+            await session.signInWithToken(token)
+            setBusy(false)
+          }}>
+          <Field
+            label="API token"
+            hint={
+              <>
+                A <code>pst_…</code> token. The instance administrator's is in <code>~/.polystack/admin-token</code>.
+              </>
+            }>
+            {(props) => (
+              <input {...props} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} required />
+            )}
           </Field>
           <button type="submit" className={oidc?.issuer ? undefined : 'primary'} disabled={busy || !token.trim()}>
             {busy ? 'Signing in…' : 'Sign in with token'}

@@ -9,11 +9,17 @@ const page = (role: Parameters<typeof fakeSession>[0] = 'viewer') =>
   renderPage(<TokensPage />, { url: '/orgs/acme/tokens', path: '/orgs/:org/tokens', session: fakeSession(role) })
 
 const laptop = {
-  id: '3f0c5f56-1111-4c1e-9c55-000000000001', name: 'laptop', prefix: 'pst_ab12', created_at: '2026-01-01T10:00:00Z',
+  id: '3f0c5f56-1111-4c1e-9c55-000000000001',
+  name: 'laptop',
+  prefix: 'pst_ab12',
+  created_at: '2026-01-01T10:00:00Z',
   last_used_at: '2026-01-02T10:00:00Z',
 }
 const old = {
-  id: '3f0c5f56-1111-4c1e-9c55-000000000002', name: 'old-ci', prefix: 'pst_zz99', created_at: '2025-01-01T10:00:00Z',
+  id: '3f0c5f56-1111-4c1e-9c55-000000000002',
+  name: 'old-ci',
+  prefix: 'pst_zz99',
+  created_at: '2025-01-01T10:00:00Z',
   revoked_at: '2025-06-01T10:00:00Z',
 }
 

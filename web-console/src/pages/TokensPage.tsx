@@ -6,7 +6,6 @@ import { useOrg } from '../auth/org'
 import { PageHeader } from '../components/Layout'
 import { CreatedTokenDialog, NewTokenDialog, TokenTable, type CreatedToken } from '../components/Tokens'
 
-
 /** The signed-in user's own API tokens. */
 export function TokensPage() {
   const { org } = useOrg()
@@ -21,24 +20,36 @@ export function TokensPage() {
   const refresh = () => client.invalidateQueries({ queryKey: key })
   return (
     <>
-      <PageHeader title="My API tokens"
+      <PageHeader
+        title="My API tokens"
         subtitle="Tokens let scripts and command-line tools call the API as you, with your roles in every organization.">
-        <button type="button" className="primary" onClick={() => setCreating(true)}>New token</button>
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          New token
+        </button>
       </PageHeader>
       <p className="hint">
-        Tokens of service users (for CI and other automation) are managed on
-        the <Link to={`/orgs/${org}/members`}>Members &amp; service users</Link> page.
+        Tokens of service users (for CI and other automation) are managed on the{' '}
+        <Link to={`/orgs/${org}/members`}>Members &amp; service users</Link> page.
       </p>
-      <TokenTable query={query} revocable
+      <TokenTable
+        query={query}
+        revocable
         empty="You have no API tokens yet. Create one to use the API from a script or the command line."
         onRevoke={async (t) => {
           await unwrap(api.DELETE('/api/v1/tokens/{token_id}', { params: { path: { token_id: t.id! } } }))
           await refresh()
-        }} />
+        }}
+      />
       {creating && (
-        <NewTokenDialog title="New API token" onClose={() => setCreating(false)}
+        <NewTokenDialog
+          title="New API token"
+          onClose={() => setCreating(false)}
           create={(body) => unwrap(api.POST('/api/v1/tokens', { body }))}
-          onCreated={(t) => { setCreated(t); void refresh() }} />
+          onCreated={(t) => {
+            setCreated(t)
+            void refresh()
+          }}
+        />
       )}
       <CreatedTokenDialog token={created} onClose={() => setCreated(null)} />
     </>

@@ -5,11 +5,15 @@ import { fakeSession, mockApi, problemResponse, renderPage } from '../test/rende
 import { WebhooksPage } from './WebhooksPage'
 
 const hook: Schemas['Webhook'] = {
-  id: '31111111-2222-4333-8444-555555555555', url: 'https://hooks.example.com/polystack', events: ['deployment.failed', 'issue.opened'],
-  created_at: '2026-12-02T01:00:00Z', created_by: 'pat',
+  id: '31111111-2222-4333-8444-555555555555',
+  url: 'https://hooks.example.com/polystack',
+  events: ['deployment.failed', 'issue.opened'],
+  created_at: '2026-12-02T01:00:00Z',
+  created_by: 'pat',
 }
 
-const page = () => renderPage(<WebhooksPage />, { url: '/orgs/acme/webhooks', path: '/orgs/:org/webhooks', session: fakeSession('platform-engineer') })
+const page = () =>
+  renderPage(<WebhooksPage />, { url: '/orgs/acme/webhooks', path: '/orgs/:org/webhooks', session: fakeSession('platform-engineer') })
 
 describe('WebhooksPage', () => {
   afterEach(() => vi.unstubAllGlobals())
@@ -17,12 +21,31 @@ describe('WebhooksPage', () => {
   it('shows each webhook with its delivery log', async () => {
     mockApi({
       'GET /api/v1/orgs/acme/webhooks': () => ({ items: [hook] }),
-      'GET /api/v1/orgs/acme/webhooks/[^/]+/deliveries': () => ({ items: [
-        { id: 'd2', event_type: 'issue.opened', subject: 'issue:i1', status: 'pending', attempts: 2, last_status_code: 503,
-          last_error: 'answered 503', created_at: '2026-12-02T01:05:00Z', next_attempt_at: '2026-12-02T01:06:00Z' },
-        { id: 'd1', event_type: 'ping', subject: 'subscription:x', status: 'delivered', attempts: 1, last_status_code: 204,
-          created_at: '2026-12-02T01:00:01Z', delivered_at: '2026-12-02T01:00:02Z' },
-      ] }),
+      'GET /api/v1/orgs/acme/webhooks/[^/]+/deliveries': () => ({
+        items: [
+          {
+            id: 'd2',
+            event_type: 'issue.opened',
+            subject: 'issue:i1',
+            status: 'pending',
+            attempts: 2,
+            last_status_code: 503,
+            last_error: 'answered 503',
+            created_at: '2026-12-02T01:05:00Z',
+            next_attempt_at: '2026-12-02T01:06:00Z',
+          },
+          {
+            id: 'd1',
+            event_type: 'ping',
+            subject: 'subscription:x',
+            status: 'delivered',
+            attempts: 1,
+            last_status_code: 204,
+            created_at: '2026-12-02T01:00:01Z',
+            delivered_at: '2026-12-02T01:00:02Z',
+          },
+        ],
+      }),
     })
     page()
     const row = (await screen.findByText('https://hooks.example.com/polystack')).closest('tr')!
@@ -42,8 +65,9 @@ describe('WebhooksPage', () => {
       'POST /api/v1/orgs/acme/webhooks': () => {
         if (refuse) {
           refuse = false
-          return problemResponse(400, 'Bad request', 'url: host `intranet` is 10.0.0.7, a private address',
-            [{ pointer: '/url', detail: 'host `intranet` is 10.0.0.7, a private address' }])
+          return problemResponse(400, 'Bad request', 'url: host `intranet` is 10.0.0.7, a private address', [
+            { pointer: '/url', detail: 'host `intranet` is 10.0.0.7, a private address' },
+          ])
         }
         return { ...hook, secret: 'whsec_c2VjcmV0LXNob3duLW9uY2U=' }
       },

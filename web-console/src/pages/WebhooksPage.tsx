@@ -30,23 +30,49 @@ function DeliveryStatus({ status }: { status?: string }) {
 function Deliveries({ org, webhook }: { org: string; webhook: Webhook }) {
   const deliveries = useQuery({
     queryKey: ['org', org, 'webhooks', webhook.id, 'deliveries'],
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/webhooks/{id}/deliveries', { params: { path: { org, id: webhook.id! }, query: { limit: 50 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/orgs/{org}/webhooks/{id}/deliveries', { params: { path: { org, id: webhook.id! }, query: { limit: 50 } } })),
     refetchInterval: 5_000,
   })
   return (
     <Async query={deliveries} what="the deliveries" isEmpty={(d) => !d.items?.length} empty="Nothing delivered yet.">
       {(d) => (
         <table aria-label={`Deliveries to ${webhook.url}`}>
-          <thead><tr><th>Created</th><th>Event</th><th>Subject</th><th>Status</th><th>Attempts</th><th>Last answer</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Created</th>
+              <th>Event</th>
+              <th>Subject</th>
+              <th>Status</th>
+              <th>Attempts</th>
+              <th>Last answer</th>
+            </tr>
+          </thead>
           <tbody>
             {d.items!.map((x) => (
               <tr key={x.id}>
-                <td className="nowrap"><Time value={x.created_at} /></td>
-                <td><code>{x.event_type}</code></td>
-                <td className="wrap-anywhere"><code className="small">{x.subject}</code></td>
-                <td><DeliveryStatus status={x.status} />{x.next_attempt_at && <div className="muted small">next try <Time value={x.next_attempt_at} /></div>}</td>
+                <td className="nowrap">
+                  <Time value={x.created_at} />
+                </td>
+                <td>
+                  <code>{x.event_type}</code>
+                </td>
+                <td className="wrap-anywhere">
+                  <code className="small">{x.subject}</code>
+                </td>
+                <td>
+                  <DeliveryStatus status={x.status} />
+                  {x.next_attempt_at && (
+                    <div className="muted small">
+                      next try <Time value={x.next_attempt_at} />
+                    </div>
+                  )}
+                </td>
                 <td>{x.attempts}</td>
-                <td className="wrap-anywhere">{x.last_status_code ?? ''}{x.last_error ? <div className="small">{x.last_error}</div> : null}</td>
+                <td className="wrap-anywhere">
+                  {x.last_status_code ?? ''}
+                  {x.last_error ? <div className="small">{x.last_error}</div> : null}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -62,34 +88,69 @@ function CreateDialog({ org, onClose }: { org: string; onClose: () => void }) {
   const [events, setEvents] = useState<string[]>(['deployment.failed', 'issue.opened'])
   const [description, setDescription] = useState('')
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/webhooks', {
-      params: { path: { org } }, body: { url, events, ...(description.trim() ? { description } : {}) },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/orgs/{org}/webhooks', {
+          params: { path: { org } },
+          body: { url, events, ...(description.trim() ? { description } : {}) },
+        }),
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: ['org', org, 'webhooks'] }),
   })
   const errors = problemsByField(create.error)
   if (create.data) {
     return (
       <Dialog open title="Webhook added" onClose={onClose}>
-        <p>Verify each delivery's <code>webhook-signature</code> with this secret. It is shown only now: keep it in your receiver's secret store.</p>
-        <p><code className="wrap-anywhere" data-testid="webhook-secret">{create.data.secret}</code> <CopyButton text={create.data.secret ?? ''} /></p>
-        <p className="hint">A test delivery (<code>ping</code>) is on its way; its result appears in the delivery log.</p>
-        <div className="actions"><button type="button" className="primary" onClick={onClose}>Done</button></div>
+        <p>
+          Verify each delivery's <code>webhook-signature</code> with this secret. It is shown only now: keep it in your receiver's secret
+          store.
+        </p>
+        <p>
+          <code className="wrap-anywhere" data-testid="webhook-secret">
+            {create.data.secret}
+          </code>{' '}
+          <CopyButton text={create.data.secret ?? ''} />
+        </p>
+        <p className="hint">
+          A test delivery (<code>ping</code>) is on its way; its result appears in the delivery log.
+        </p>
+        <div className="actions">
+          <button type="button" className="primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
       </Dialog>
     )
   }
-  const toggle = (event: string) => setEvents((all) => all.includes(event) ? all.filter((e) => e !== event) : [...all, event])
+  const toggle = (event: string) => setEvents((all) => (all.includes(event) ? all.filter((e) => e !== event) : [...all, event]))
   return (
     <Dialog open title="Add a webhook" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate() }}>
-        <Field label="URL" error={errors.url} hint="http or https; addresses in private networks are refused unless the instance allows them">
-          {(p) => <input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/polystack" />}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          create.mutate()
+        }}>
+        <Field
+          label="URL"
+          error={errors.url}
+          hint="http or https; addresses in private networks are refused unless the instance allows them">
+          {(p) => (
+            <input
+              {...p}
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+              placeholder="https://hooks.example.com/polystack"
+            />
+          )}
         </Field>
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((e) => (
             <label key={e.event} className="check">
-              <input type="checkbox" checked={events.includes(e.event)} onChange={() => toggle(e.event)} /> <code>{e.event}</code> — {e.label}
+              <input type="checkbox" checked={events.includes(e.event)} onChange={() => toggle(e.event)} /> <code>{e.event}</code> —{' '}
+              {e.label}
             </label>
           ))}
           {errors.events && <div className="field-error">{errors.events}</div>}
@@ -99,8 +160,12 @@ function CreateDialog({ org, onClose }: { org: string; onClose: () => void }) {
         </Field>
         <FormProblem error={create.error} fields={['url', 'events', 'description']} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={create.isPending || events.length === 0}>Add webhook</button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={create.isPending || events.length === 0}>
+            Add webhook
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>
@@ -119,26 +184,56 @@ export function WebhooksPage() {
   })
   return (
     <>
-      <PageHeader title="Webhooks"
+      <PageHeader
+        title="Webhooks"
         subtitle="Addresses told of deployments and issues as they happen: signed (Standard Webhooks), retried, in order per deployment or issue.">
-        <button type="button" className="primary" onClick={() => setAdding(true)}>Add webhook</button>
+        <button type="button" className="primary" onClick={() => setAdding(true)}>
+          Add webhook
+        </button>
       </PageHeader>
-      <Async query={list} what="webhooks" isEmpty={(d) => !d.items?.length}
+      <Async
+        query={list}
+        what="webhooks"
+        isEmpty={(d) => !d.items?.length}
         empty="No webhooks yet. Add one to hear of failed deployments and drift where your team works.">
         {(d) => (
           <table aria-label="Webhooks">
-            <thead><tr><th>URL</th><th>Events</th><th>Added</th><th><span className="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>URL</th>
+                <th>Events</th>
+                <th>Added</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {d.items!.map((w) => (
                 <tr key={w.id}>
-                  <td className="wrap-anywhere"><code>{w.url}</code>{w.description && <div className="muted small">{w.description}</div>}</td>
-                  <td>{(w.events ?? []).map((e) => <div key={e}><code className="small">{e}</code></div>)}</td>
-                  <td className="nowrap"><Time value={w.created_at} /><div className="muted small">{w.created_by}</div></td>
+                  <td className="wrap-anywhere">
+                    <code>{w.url}</code>
+                    {w.description && <div className="muted small">{w.description}</div>}
+                  </td>
+                  <td>
+                    {(w.events ?? []).map((e) => (
+                      <div key={e}>
+                        <code className="small">{e}</code>
+                      </div>
+                    ))}
+                  </td>
+                  <td className="nowrap">
+                    <Time value={w.created_at} />
+                    <div className="muted small">{w.created_by}</div>
+                  </td>
                   <td className="nowrap">
                     <button type="button" onClick={() => setOpen(open === w.id ? null : w.id!)} aria-expanded={open === w.id}>
                       {open === w.id ? 'Hide deliveries' : 'Deliveries'}
                     </button>{' '}
-                    <ConfirmButton label="Remove" ariaLabel={`Remove the webhook to ${w.url}`} title="Remove this webhook?"
+                    <ConfirmButton
+                      label="Remove"
+                      ariaLabel={`Remove the webhook to ${w.url}`}
+                      title="Remove this webhook?"
                       onConfirm={async () => {
                         await unwrap(api.DELETE('/api/v1/orgs/{org}/webhooks/{id}', { params: { path: { org, id: w.id! } } }))
                         await client.invalidateQueries({ queryKey: ['org', org, 'webhooks'] })

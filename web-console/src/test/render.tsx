@@ -11,9 +11,15 @@ import { SessionContext, type Me, type Session } from '../auth/session'
 export function fakeSession(role: Role | null, org = 'acme', overrides: Partial<Me> = {}): Session {
   const me: Me = { name: 'pat', service_user: false, instance_admin: false, memberships: role ? [{ org, role }] : [], ...overrides }
   return {
-    status: 'signed-in', me, method: 'token', config: { api_tokens: true },
-    signInWithToken: vi.fn(async () => true), signInWithOidc: vi.fn(async () => {}), completeOidcSignIn: vi.fn(async () => {}),
-    signOut: vi.fn(async () => {}), refreshMe: vi.fn(async () => {}),
+    status: 'signed-in',
+    me,
+    method: 'token',
+    config: { api_tokens: true },
+    signInWithToken: vi.fn(async () => true),
+    signInWithOidc: vi.fn(async () => {}),
+    completeOidcSignIn: vi.fn(async () => {}),
+    signOut: vi.fn(async () => {}),
+    refreshMe: vi.fn(async () => {}),
   }
 }
 
@@ -61,7 +67,11 @@ export function mockApi(handlers: Record<string, Handler>): MockApi {
     state.calls.push(`${request.method} ${url.pathname}${url.search}`)
     const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text()
     if (text) {
-      try { state.bodies.push(JSON.parse(text)) } catch { state.bodies.push(text) }
+      try {
+        state.bodies.push(JSON.parse(text))
+      } catch {
+        state.bodies.push(text)
+      }
     }
     for (const { method, regex, handler } of compiled) {
       const match = url.pathname.match(regex)
@@ -77,12 +87,16 @@ export function mockApi(handlers: Record<string, Handler>): MockApi {
 }
 
 export function problemResponse(status: number, title: string, detail?: string, errors?: unknown[]): Response {
-  return new Response(JSON.stringify({ type: 'about:blank', title, status, detail, errors }),
-    { status, headers: { 'Content-Type': 'application/problem+json' } })
+  return new Response(JSON.stringify({ type: 'about:blank', title, status, detail, errors }), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json' },
+  })
 }
 
 /** Replaces the text of the code editor labelled `label`, as typing would. */
 export function setEditor(label: string, text: string) {
   const view = EditorView.findFromDOM(screen.getByTestId(`editor-${label}`).querySelector<HTMLElement>('.cm-editor')!)!
-  act(() => { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }) })
+  act(() => {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } })
+  })
 }
