@@ -13,7 +13,7 @@ import { ResourceGraph } from '../graph/ResourceGraph'
 import { ManifestTab } from '../manifest/ManifestTab'
 import { IssuesTab } from './IssuesPage'
 
-type GraphNode = Schemas['Node']
+type GraphNode = Schemas['GraphNode']
 
 export const ACTIVE_DEPLOYMENT = new Set(['queued', 'running'])
 

@@ -26,6 +26,7 @@ public record DryRunView(
      * @param inputs  resolved inputs as far as known now; sensitive values as {@code ***}
      * @param unknown inputs that depend on outputs known only after their dependencies apply
      */
+    @Schema(name = "DryRunNode")
     public record Node(
             String key,
             String type,
@@ -56,5 +57,6 @@ public record DryRunView(
             JsonNode inputs,
             List<String> unknown) {}
 
+    @Schema(name = "DryRunSummary")
     public record Summary(int add, int change, int destroy, int unchanged) {}
 }

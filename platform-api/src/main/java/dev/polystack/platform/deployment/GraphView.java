@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
 import java.util.List;
@@ -15,6 +16,7 @@ public record GraphView(List<Node> nodes, List<Edge> edges) {
      * @param resources the OpenTofu resources the runner reported
      * @param issues    how many open issues the resource has (environment graphs; absent in a deployment's graph)
      */
+    @Schema(name = "GraphNode")
     public record Node(
             String type,
             @JsonProperty("class") String resourceClass,
@@ -30,5 +32,6 @@ public record GraphView(List<Node> nodes, List<Edge> edges) {
             Integer issues) {}
 
     /** {@code from} depends on {@code to}; {@code alias} is how it refers to it. */
+    @Schema(name = "GraphEdge")
     public record Edge(String from, String to, String alias) {}
 }

@@ -8,6 +8,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -29,6 +30,7 @@ public class AuthConfigResource {
          * @param clientId    the console's public client (authorization code with PKCE)
          * @param cliClientId the CLI's public client (device authorization grant)
          */
+        @Schema(name = "AuthConfigOidc")
         public record Oidc(String issuer, String clientId, String scopes, String cliClientId) {}
     }
 

@@ -78,11 +78,13 @@ public record JobResult(
             @Size(max = 1024) String module,
             @Size(max = 1000) List<@NotNull @Size(max = 1024) String> dependsOn) {}
 
+    @Schema(name = "ReportedOutput")
     public record Output(JsonNode value, boolean sensitive) {}
 
     public record PlanSummary(int add, int change, int destroy) {}
 
     /** The diagnostics' summary and detail. */
+    @Schema(name = "JobError")
     public record Error(
             @Size(max = 4096) String summary,
             @Size(max = 65536) String detail) {}

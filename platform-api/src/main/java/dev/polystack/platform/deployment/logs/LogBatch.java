@@ -4,6 +4,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
 import java.util.List;
@@ -17,6 +18,7 @@ public record LogBatch(
      * @param level   info, warn, error (from the -json stream), or text for a line that was not JSON
      * @param type    the stream message type, e.g. apply_complete
      */
+    @Schema(name = "LogLine")
     public record Line(
             Instant time,
             @Size(max = 20) String level,
