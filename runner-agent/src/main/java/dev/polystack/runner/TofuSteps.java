@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.runner.protocol.CheckReport;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
+import dev.polystack.runner.protocol.Operation;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -59,10 +61,17 @@ public final class TofuSteps {
     }
 
     public JobResult run() throws IOException, InterruptedException, StepFailed {
-        if ("check".equals(job.operation())) {
+        if (job.operation() == null || job.operation() == Operation.UNKNOWN) {
+            sink.note("this agent does not know the job's operation: it is older than the control plane");
+            return JobResult.failed(
+                    "the runner agent does not know this job's operation; upgrade the agent to the control plane's version",
+                    null,
+                    null);
+        }
+        if (job.operation() == Operation.CHECK) {
             return check();
         }
-        boolean destroy = "destroy".equals(job.operation());
+        boolean destroy = job.operation() == Operation.DESTROY;
         step(List.of("init", "-input=false", "-no-color"), "init");
         List<String> plan =
                 new ArrayList<>(List.of("plan", "-json", "-input=false", "-no-color", "-out=" + Workspace.PLAN_FILE));
@@ -77,8 +86,8 @@ public final class TofuSteps {
         if (planJson.path("errored").asBoolean(false)) {
             throw new StepFailed("the plan errored");
         }
-        if ("plan".equals(job.operation())) {
-            return new JobResult("succeeded", null, null, summary, null);
+        if (job.operation() == Operation.PLAN) {
+            return new JobResult(JobStatus.SUCCEEDED, null, null, summary, null);
         }
         step(
                 List.of("apply", "-json", "-input=false", "-no-color", Workspace.PLAN_FILE),
@@ -88,7 +97,7 @@ public final class TofuSteps {
         Map<String, JobResult.Output> outputs = destroy
                 ? Map.of()
                 : TofuJson.outputs(capture(List.of("output", "-json"), "read the outputs"), sensitiveOutputs);
-        return new JobResult("succeeded", outputs, resources, summary, null);
+        return new JobResult(JobStatus.SUCCEEDED, outputs, resources, summary, null);
     }
 
     /**
@@ -114,7 +123,7 @@ public final class TofuSteps {
             // tofu saw a difference the plan's JSON does not itemise (a root output): still a difference
             report = new CheckReport(false, true, report.drift(), report.changes(), report.relevantAttributes());
         }
-        return new JobResult("succeeded", null, null, TofuJson.planSummary(planJson), null, report);
+        return new JobResult(JobStatus.SUCCEEDED, null, null, TofuJson.planSummary(planJson), null, report);
     }
 
     private void step(List<String> args, String name) throws IOException, InterruptedException, StepFailed {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.runner.protocol.ClaimedJob;
+import dev.polystack.runner.protocol.Operation;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
@@ -134,7 +135,7 @@ public final class Workspace {
             root.set("variable", variables);
         }
         root.putObject("module").set("main", module);
-        if (job.outputs() != null && !job.outputs().isEmpty() && !"destroy".equals(job.operation())) {
+        if (job.outputs() != null && !job.outputs().isEmpty() && job.operation() != Operation.DESTROY) {
             ObjectNode outputs = root.putObject("output");
             for (String name : job.outputs()) {
                 // every output is declared sensitive so that none is printed; which ones the module itself

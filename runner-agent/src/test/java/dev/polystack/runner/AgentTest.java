@@ -3,6 +3,8 @@ package dev.polystack.runner;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.HeartbeatReply;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
+import dev.polystack.runner.protocol.Operation;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -99,7 +101,7 @@ class AgentTest {
         agent[0].awaitTermination();
         assertThat(ran).containsExactly(first.jobId());
         assertThat(controlPlane.reported).extracting(Report::job).containsExactly(first.jobId(), second.jobId());
-        assertThat(controlPlane.reported.get(1).status()).isEqualTo("cancelled");
+        assertThat(controlPlane.reported.get(1).status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     private static ClaimedJob job() {
@@ -107,7 +109,7 @@ class AgentTest {
                 UUID.randomUUID(),
                 UUID.randomUUID(),
                 1,
-                "apply",
+                Operation.APPLY,
                 new ClaimedJob.Resource("thing", "default", "app.a"),
                 new ClaimedJob.Environment("acme", "shop", "prod", "production"),
                 new ClaimedJob.Module("m", 1, "inline", ""),
@@ -120,7 +122,7 @@ class AgentTest {
                 60);
     }
 
-    record Report(UUID job, String status, boolean askedForNext) {}
+    record Report(UUID job, JobStatus status, boolean askedForNext) {}
 
     /** Hands out one job to the first claim; answers results from {@link #nextFor}. */
     static final class ScriptedControlPlane extends ControlPlane {
@@ -209,7 +211,7 @@ class AgentTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return new JobResult("succeeded", Map.of(), List.of(), null, null);
+            return new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null);
         }
     }
 }

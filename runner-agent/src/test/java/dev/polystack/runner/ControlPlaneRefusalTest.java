@@ -5,7 +5,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
 import dev.polystack.runner.protocol.LogBatch;
+import dev.polystack.runner.protocol.Operation;
 import dev.polystack.runner.protocol.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,7 +119,8 @@ class ControlPlaneRefusalTest {
     void aResultRefusedTwiceIsGivenUpAtOnce() {
         answers = request -> request.path().endsWith("/result") ? new Answer(422, PROBLEM) : new Answer(204, "");
 
-        new Finishing(config, controlPlane, job(), new JobResult("succeeded", Map.of(), List.of(), null, null)).run();
+        new Finishing(config, controlPlane, job(), new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
+                .run();
 
         assertThat(results())
                 .as("the result and the failure that says why; nothing more")
@@ -130,7 +133,8 @@ class ControlPlaneRefusalTest {
         answers = request ->
                 request.path().endsWith("/result") && results().size() == 1 ? new Answer(503, "") : new Answer(204, "");
 
-        new Finishing(config, controlPlane, job(), new JobResult("succeeded", Map.of(), List.of(), null, null)).run();
+        new Finishing(config, controlPlane, job(), new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
+                .run();
 
         assertThat(results()).hasSize(2);
         assertThat(results())
@@ -168,7 +172,7 @@ class ControlPlaneRefusalTest {
         for (int i = 0; i < ProtocolLimits.RESOURCES + 5; i++) {
             resources.add(ControlPlane.JSON.createObjectNode().put("address", "terraform_data.r" + i));
         }
-        assertThat(new JobResult("succeeded", Map.of(), resources, null, null)
+        assertThat(new JobResult(JobStatus.SUCCEEDED, Map.of(), resources, null, null)
                         .withinLimits()
                         .resources())
                 .hasSize(ProtocolLimits.RESOURCES);
@@ -179,7 +183,7 @@ class ControlPlaneRefusalTest {
                 UUID.randomUUID(),
                 UUID.randomUUID(),
                 1,
-                "apply",
+                Operation.APPLY,
                 new ClaimedJob.Resource("thing", "default", "a"),
                 new ClaimedJob.Environment("acme", "shop", "dev", "development"),
                 new ClaimedJob.Module("thing", 1, "inline", null),

@@ -3,6 +3,7 @@ package dev.polystack.runner;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.HeartbeatReply;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
 import dev.polystack.runner.protocol.LogBatch;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -152,7 +153,7 @@ class KubernetesJobTest {
 
         // the kubelet: the pod ran and printed tofu's lines and the sealed result
         JobResult result = new JobResult(
-                "succeeded",
+                JobStatus.SUCCEEDED,
                 Map.of("host", new JobResult.Output(ControlPlane.JSON.valueToTree("db"), false)),
                 List.of(),
                 new JobResult.PlanSummary(1, 0, 0),
@@ -167,7 +168,7 @@ class KubernetesJobTest {
         run.get(30, TimeUnit.SECONDS);
         assertThat(controlPlane.results).hasSize(1);
         JobResult reported = controlPlane.results.get(0);
-        assertThat(reported.status()).isEqualTo("succeeded");
+        assertThat(reported.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(reported.outputs().get("host").value().asText()).isEqualTo("db");
         assertThat(controlPlane.messages())
                 .contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "job succeeded");
@@ -194,7 +195,7 @@ class KubernetesJobTest {
         run.get(30, TimeUnit.SECONDS);
         assertThat(controlPlane.results)
                 .singleElement()
-                .satisfies(r -> assertThat(r.status()).isEqualTo("cancelled"));
+                .satisfies(r -> assertThat(r.status()).isEqualTo(JobStatus.CANCELLED));
         assertThat(client.batch()
                         .v1()
                         .jobs()
@@ -233,7 +234,7 @@ class KubernetesJobTest {
                 .create();
         run.get(30, TimeUnit.SECONDS);
         JobResult reported = controlPlane.results.get(0);
-        assertThat(reported.status()).isEqualTo("failed");
+        assertThat(reported.status()).isEqualTo(JobStatus.FAILED);
         assertThat(reported.error().summary())
                 .contains("cannot start")
                 .contains("ErrImagePull")
@@ -271,7 +272,7 @@ class KubernetesJobTest {
                         .build());
         run.get(30, TimeUnit.SECONDS);
         JobResult reported = controlPlane.results.get(0);
-        assertThat(reported.status()).isEqualTo("failed");
+        assertThat(reported.status()).isEqualTo(JobStatus.FAILED);
         assertThat(reported.error().summary())
                 .contains("ended without a result")
                 .contains("OOMKilled")

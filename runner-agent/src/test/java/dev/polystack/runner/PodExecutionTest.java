@@ -2,6 +2,7 @@ package dev.polystack.runner;
 
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,7 +90,7 @@ class PodExecutionTest {
         assertThat(last).startsWith(PodExecution.RESULT_PREFIX);
         JobResult result = ControlPlane.JSON.readValue(
                 SealedResult.open(last.substring(PodExecution.RESULT_PREFIX.length()), key), JobResult.class);
-        assertThat(result.status()).isEqualTo("succeeded");
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.outputs()).containsKeys("bar", "baz", "foo", "foobar");
         assertThat(result.resources()).isNotEmpty();
         assertThat(dir.resolve("work")).isEmptyDirectory();

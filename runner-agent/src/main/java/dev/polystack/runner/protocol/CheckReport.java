@@ -1,5 +1,6 @@
 package dev.polystack.runner.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.List;
  * @param changes            what an apply would do, per OpenTofu resource, with OpenTofu's reason
  * @param relevantAttributes the attributes that contributed to the plan's changes
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record CheckReport(
         boolean drifted,
         boolean changesPending,
@@ -20,12 +22,16 @@ public record CheckReport(
         List<ResourceChange> changes,
         List<Attribute> relevantAttributes) {
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ResourceDrift(String address, List<String> actions, List<AttributeChange> attributes) {}
 
     /** One changed attribute: its path ({@code tags.env}, {@code rules[0].port}) and its values, or {@code "(sensitive)"}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AttributeChange(String path, JsonNode before, JsonNode after) {}
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ResourceChange(String address, List<String> actions, String actionReason) {}
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Attribute(String resource, String path) {}
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 /** How a job ended, sent to the control plane. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
-        String status,
+        JobStatus status,
         Map<String, Output> outputs,
         List<JsonNode> resources,
         PlanSummary planSummary,
@@ -17,7 +17,7 @@ public record JobResult(
         CheckReport check) {
 
     public JobResult(
-            String status,
+            JobStatus status,
             Map<String, Output> outputs,
             List<JsonNode> resources,
             PlanSummary planSummary,
@@ -29,6 +29,7 @@ public record JobResult(
 
     public record PlanSummary(int add, int change, int destroy) {}
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Error(String summary, String detail) {}
 
     /** This result cut to the control plane's limits: error texts shortened, resources beyond the limit left out. */
@@ -45,10 +46,10 @@ public record JobResult(
     }
 
     public static JobResult failed(String summary, String detail, PlanSummary plan) {
-        return new JobResult("failed", null, null, plan, new Error(summary, detail));
+        return new JobResult(JobStatus.FAILED, null, null, plan, new Error(summary, detail));
     }
 
     public static JobResult cancelled(String why) {
-        return new JobResult("cancelled", null, null, null, new Error(why, null));
+        return new JobResult(JobStatus.CANCELLED, null, null, null, new Error(why, null));
     }
 }

@@ -20,7 +20,10 @@ public record ClaimedJob(
         UUID jobId,
         UUID deploymentId,
         int attempt,
+
+        @Schema(enumeration = {"plan", "apply", "destroy", "check"})
         String operation,
+
         Resource resource,
         Environment environment,
         Module module,

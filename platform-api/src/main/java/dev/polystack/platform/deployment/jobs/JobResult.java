@@ -20,7 +20,9 @@ import java.util.Map;
  * @param check     what a check found (checks only)
  */
 public record JobResult(
-        @NotNull @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled")
+        @NotNull
+        @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled")
+        @Schema(enumeration = {"succeeded", "failed", "cancelled"})
         String status,
 
         Map<String, Output> outputs,
