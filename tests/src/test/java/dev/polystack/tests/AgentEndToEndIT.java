@@ -311,127 +311,60 @@ class AgentEndToEndIT {
                 .contains("hashicorp/null");
     }
 
+    /** The module's parameters: what the scenarios' manifests pass ({@link #MODULE} declares them). */
+    static final Map<String, Object> PARAMS = Map.of(
+            "upstream",
+            Map.of("type", "any", "is_optional", true),
+            "size",
+            Map.of("type", "number", "is_optional", true),
+            "fail_at",
+            Map.of("type", "string", "is_optional", true),
+            "apply_ms",
+            Map.of("type", "number", "is_optional", true));
+
+    /** The shared fixture of the end-to-end tests, as the administrator. */
+    static Polystack polystack(String url) {
+        return new Polystack(url, ADMIN);
+    }
+
     /** Organization acme with project shop, environment prod, resource type thing and its module ({@link #MODULE}) with a rule. */
     static void configure(String url) {
-        api(url).body(Map.of("id", "acme", "name", "Acme"))
-                .post("/api/v1/orgs")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "production"))
-                .post("/api/v1/orgs/acme/env-types")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "shop", "name", "Shop"))
-                .post("/api/v1/orgs/acme/projects")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "prod", "env_type_id", "production"))
-                .post("/api/v1/orgs/acme/projects/shop/envs")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of(
-                        "id",
-                        "thing",
-                        "output_schema",
-                        Map.of(
-                                "type",
-                                "object",
-                                "required",
-                                List.of("name"),
-                                "properties",
-                                Map.of("name", Map.of("type", "string")))))
-                .post("/api/v1/orgs/acme/resource-types")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of(
-                        "id",
-                        "thing",
-                        "resource_type",
-                        "thing",
-                        "module_source",
-                        "inline",
-                        "module_source_code",
-                        MODULE,
-                        "module_params",
-                        Map.of(
-                                "upstream",
-                                Map.of("type", "any", "is_optional", true),
-                                "size",
-                                Map.of("type", "number", "is_optional", true),
-                                "fail_at",
-                                Map.of("type", "string", "is_optional", true),
-                                "apply_ms",
-                                Map.of("type", "number", "is_optional", true)),
-                        "module_inputs",
-                        Map.of("name", "${context.env_id}-${context.res_id}")))
-                .post("/api/v1/orgs/acme/modules")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("module_id", "thing"))
-                .post("/api/v1/orgs/acme/module-rules")
-                .then()
-                .statusCode(201);
+        Polystack polystack = polystack(url);
+        polystack.configure(MODULE, PARAMS);
+        polystack.environment("prod");
     }
 
     static void register(String url, String runner, String publicKey) {
-        api(url).body(Map.of("id", runner, "public_key", publicKey, "max_concurrent_jobs", 2))
-                .post("/api/v1/orgs/acme/runners")
-                .then()
-                .statusCode(201);
+        polystack(url).runner(runner, publicKey, 2);
     }
 
     private void putManifest(String url, String yaml) {
-        api(url).contentType("application/yaml")
-                .body(yaml.getBytes(StandardCharsets.UTF_8))
-                .put("/api/v1/orgs/acme/projects/shop/envs/prod/manifest")
-                .then()
-                .statusCode(201);
+        polystack(url).manifest("prod", yaml);
     }
 
     private String deploy(String url, Map<String, Object> body) {
-        return api(url).body(body)
-                .post("/api/v1/orgs/acme/projects/shop/envs/prod/deployments")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+        return polystack(url).deploy("prod", body);
     }
 
-    /** Long-polls the deployment until it ends; prints the agents' logs when it takes too long. */
+    /** Long-polls the deployment until it ends; with the agents' logs when it takes too long. */
     private String waitFor(String url, String id, AgentProcess... agents) throws Exception {
         return waitFor(url, "prod", id, agents);
     }
 
     private String waitFor(String url, String env, String id, AgentProcess... agents) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
-        while (System.nanoTime() < deadline) {
-            String status = api(url).queryParam("timeout", "30s")
-                    .get("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments/{id}/wait", env, id)
-                    .then()
-                    .statusCode(200)
-                    .extract()
-                    .path("status");
-            if (!status.equals("queued") && !status.equals("running")) {
-                return status;
+        try {
+            return polystack(url).await(env, id, Duration.ofMinutes(4));
+        } catch (AssertionError e) {
+            StringBuilder logs = new StringBuilder();
+            for (AgentProcess agent : agents) {
+                logs.append(agent.log()).append("\n----\n");
             }
+            throw new AssertionError(e.getMessage() + "; agent logs:\n" + logs, e);
         }
-        StringBuilder logs = new StringBuilder();
-        for (AgentProcess agent : agents) {
-            logs.append(agent.log()).append("\n----\n");
-        }
-        throw new AssertionError("deployment " + id + " did not end; agent logs:\n" + logs);
     }
 
     private Map<String, String> nodeStatuses(String url, String id) {
-        List<Map<String, Object>> nodes = api(url).get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments/{id}", id)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getList("nodes");
-        Map<String, String> statuses = new java.util.TreeMap<>();
-        nodes.forEach(n -> statuses.put((String) n.get("id"), (String) n.get("status")));
-        return statuses;
+        return polystack(url).nodeStatuses("prod", id);
     }
 
     private String stateOf(String url, String resource) {

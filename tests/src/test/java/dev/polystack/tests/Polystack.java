@@ -134,7 +134,12 @@ final class Polystack {
     }
 
     String deploy(String env) {
-        return api().body(Map.of("mode", "deploy"))
+        return deploy(env, Map.of("mode", "deploy"));
+    }
+
+    /** Creates a deployment with {@code body} (mode, force, target…); its id. */
+    String deploy(String env, Map<String, Object> body) {
+        return api().body(body)
                 .post("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments", env)
                 .then()
                 .log()
