@@ -17,6 +17,7 @@ const EnvironmentPage = lazy(() => import('./pages/EnvironmentPage').then((m) =>
 const EnginePage = lazy(() => import('./pages/EnginePage').then((m) => ({ default: m.EnginePage })))
 const QuotasPage = lazy(() => import('./pages/QuotasPage').then((m) => ({ default: m.QuotasPage })))
 const EnvTypesPage = lazy(() => import('./pages/EnvTypesPage').then((m) => ({ default: m.EnvTypesPage })))
+const GroupMappingsPage = lazy(() => import('./pages/GroupMappingsPage').then((m) => ({ default: m.GroupMappingsPage })))
 const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ default: m.MembersPage })))
 const ModulePage = lazy(() => import('./pages/ModulePage').then((m) => ({ default: m.ModulePage })))
 const ModulesPage = lazy(() => import('./pages/ModulesPage').then((m) => ({ default: m.ModulesPage })))
@@ -26,6 +27,7 @@ const ProvidersPage = lazy(() => import('./pages/ProvidersPage').then((m) => ({ 
 const ResourceTypesPage = lazy(() => import('./pages/ResourceTypesPage').then((m) => ({ default: m.ResourceTypesPage })))
 const RulesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.RulesPage })))
 const RunnersPage = lazy(() => import('./pages/RunnersPage').then((m) => ({ default: m.RunnersPage })))
+const ServiceUsersPage = lazy(() => import('./pages/ServiceUsersPage').then((m) => ({ default: m.ServiceUsersPage })))
 const TokensPage = lazy(() => import('./pages/TokensPage').then((m) => ({ default: m.TokensPage })))
 
 export function App() {
@@ -54,6 +56,8 @@ export function App() {
               <Route path="providers" element={<ProvidersPage />} />
               <Route path="runners" element={<RunnersPage />} />
               <Route path="members" element={<MembersPage />} />
+              <Route path="service-users" element={<ServiceUsersPage />} />
+              <Route path="group-mappings" element={<GroupMappingsPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="issues" element={<IssuesPage />} />
               <Route path="approvals" element={<ApprovalsPage />} />

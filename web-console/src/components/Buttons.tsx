@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { Dialog } from './Dialog'
+import { Dialog, DialogFooter } from './Dialog'
 import { ProblemMessage } from './ProblemMessage'
 
 /** A button that asks before it does something that cannot be undone. */
@@ -42,28 +42,25 @@ export function ConfirmButton({
       <Dialog open={open} title={title} onClose={() => setOpen(false)}>
         <div className="dialog-body">{children}</div>
         {error != null && <ProblemMessage error={error} />}
-        <footer>
-          <button type="button" onClick={() => setOpen(false)}>
-            Keep it
-          </button>
-          <button
-            type="button"
-            className={danger ? 'danger' : 'primary'}
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true)
-              try {
-                await onConfirm()
-                setOpen(false)
-              } catch (e) {
-                setError(e)
-              } finally {
-                setBusy(false)
-              }
-            }}>
-            {busy ? 'Working…' : confirmLabel}
-          </button>
-        </footer>
+        <DialogFooter
+          label={confirmLabel}
+          busyLabel="Working…"
+          busy={busy}
+          danger={danger}
+          onCancel={() => setOpen(false)}
+          cancelLabel="Keep it"
+          onAction={async () => {
+            setBusy(true)
+            try {
+              await onConfirm()
+              setOpen(false)
+            } catch (e) {
+              setError(e)
+            } finally {
+              setBusy(false)
+            }
+          }}
+        />
       </Dialog>
     </>
   )

@@ -50,3 +50,48 @@ export function Dialog({
     </dialog>
   )
 }
+
+/**
+ * The buttons at the foot of a dialog: Cancel (when there is `onCancel`) and the action, which says
+ * `busyLabel` and cannot be pressed again while `busy`. The action submits the form it is in, or runs
+ * `onAction` when given (a dialog without a form).
+ */
+export function DialogFooter({
+  label,
+  busyLabel,
+  busy = false,
+  disabled = false,
+  danger = false,
+  onCancel,
+  cancelLabel = 'Cancel',
+  onAction,
+  autoFocus,
+}: {
+  label: ReactNode
+  busyLabel?: ReactNode
+  busy?: boolean
+  disabled?: boolean
+  danger?: boolean
+  onCancel?: () => void
+  cancelLabel?: string
+  onAction?: () => void
+  autoFocus?: boolean
+}) {
+  return (
+    <footer>
+      {onCancel && (
+        <button type="button" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+      )}
+      <button
+        type={onAction ? 'button' : 'submit'}
+        className={danger ? 'danger' : 'primary'}
+        disabled={busy || disabled}
+        onClick={onAction}
+        autoFocus={autoFocus}>
+        {busy && busyLabel ? busyLabel : label}
+      </button>
+    </footer>
+  )
+}

@@ -50,7 +50,9 @@ export function Layout() {
     { to: 'runners', label: 'Runners', visible: true },
   ]
   const administer: NavItem[] = [
-    { to: 'members', label: 'Members & service users', visible: true },
+    { to: 'members', label: 'Members', visible: true },
+    { to: 'service-users', label: 'Service users', visible: true },
+    { to: 'group-mappings', label: 'Group mappings', visible: can('owner') },
     { to: 'quotas', label: 'Quotas', visible: true },
     { to: 'webhooks', label: 'Webhooks', visible: can('platform-engineer') },
     { to: 'audit', label: 'Audit log', visible: can('platform-engineer') },
@@ -107,6 +109,8 @@ export function Layout() {
                   'providers',
                   'runners',
                   'members',
+                  'service-users',
+                  'group-mappings',
                   'quotas',
                   'webhooks',
                   'audit',

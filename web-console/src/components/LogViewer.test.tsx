@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { LogViewer } from './LogViewer'
+import type { Problem } from '../api/client'
+import { LogViewer, type LogLine } from './LogViewer'
 
 function sse(chunks: string[]): Response {
   const encoder = new TextEncoder()
@@ -38,7 +39,7 @@ describe('LogViewer', () => {
 
   it('says whose each line is and narrows the lines to a resource, a level and a text', async () => {
     const line = (node: string, n: number, message: string, level = 'info') =>
-      `event: log\ndata: ${JSON.stringify({ node, job_id: node, batch: 0, line: n, level, message })}\n\n`
+      `event: log\ndata: ${JSON.stringify({ node, job_id: node, batch: 0, line: n, level, message } satisfies LogLine)}\n\n`
     vi.stubGlobal('fetch', async () =>
       sse([
         line('thing/default/app.db', 0, 'Initializing the backend...'),
@@ -73,7 +74,7 @@ describe('LogViewer', () => {
   it('shows no resource column nor resource filter for the logs of one resource', async () => {
     vi.stubGlobal('fetch', async () =>
       sse([
-        `event: log\ndata: ${JSON.stringify({ node: 'thing/default/app.db', batch: 0, line: 0, message: 'hello' })}\n\n`,
+        `event: log\ndata: ${JSON.stringify({ node: 'thing/default/app.db', batch: 0, line: 0, message: 'hello' } satisfies LogLine)}\n\n`,
         'event: end\ndata: {}\n\n',
       ]),
     )
@@ -87,10 +88,13 @@ describe('LogViewer', () => {
     vi.stubGlobal(
       'fetch',
       async () =>
-        new Response(JSON.stringify({ type: 'x', title: 'Not found', status: 404, detail: 'deployment `d` of `shop/prod`' }), {
-          status: 404,
-          headers: { 'Content-Type': 'application/problem+json' },
-        }),
+        new Response(
+          JSON.stringify({ type: 'x', title: 'Not found', status: 404, detail: 'deployment `d` of `shop/prod`' } satisfies Problem),
+          {
+            status: 404,
+            headers: { 'Content-Type': 'application/problem+json' },
+          },
+        ),
     )
     render(<LogViewer url="/logs" label="Logs" />)
     expect(await screen.findByRole('alert')).toHaveTextContent('deployment `d` of `shop/prod`')

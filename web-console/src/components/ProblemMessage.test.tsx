@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ApiError, toProblem } from '../api/client'
-import { ProblemMessage } from './ProblemMessage'
+import { ApiError, toProblem, type Problem, type Schemas } from '../api/client'
+import { FormProblem, ProblemMessage, problemsByField } from './ProblemMessage'
 
 const shown = async (response: Response) => {
   const text = await response.clone().text()
@@ -39,7 +39,7 @@ describe('ProblemMessage', () => {
           status: 500,
           detail: 'An unexpected error occurred; quote the request id when you report it',
           request_id: 'req-1',
-        }),
+        } satisfies Problem),
         { status: 500, headers: { 'Content-Type': 'application/problem+json' } },
       ),
     )
@@ -61,12 +61,55 @@ describe('ProblemMessage', () => {
             { path: 'workloads.app.resources.db.type', detail: 'unknown resource type `postgress`', line: 4 },
             { pointer: '/mode', detail: 'must be deploy, plan or destroy' },
           ],
-        }),
+        } satisfies Problem),
         { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
       ),
     )
     expect(alert).toHaveTextContent('workloads.app.resources.db.type unknown resource type `postgress` (line 4)')
     expect(alert).toHaveTextContent('/mode must be deploy, plan or destroy')
     expect(alert).toHaveTextContent('Request id req-2')
+  })
+})
+
+const invalid = (...errors: Schemas['ProblemFieldError'][]) =>
+  new ApiError({ type: 'about:blank', title: 'The request is not valid', status: 400, errors })
+
+describe('problemsByField', () => {
+  it('gives each top-level field its errors, with the rest of the pointer', () => {
+    const error = invalid(
+      { pointer: '/id', detail: 'must be lowercase' },
+      { pointer: 'id', detail: 'is too long' },
+      { pointer: '/output_schema/properties/port/type', detail: 'must be a JSON Schema type' },
+      { pointer: '/name' },
+    )
+    expect(problemsByField(error)).toEqual({
+      id: 'must be lowercase; is too long',
+      output_schema: 'properties/port/type: must be a JSON Schema type',
+      name: 'is not valid',
+    })
+  })
+
+  it('gives the fields of an object with under, and nothing for errors that are not API problems', () => {
+    const error = invalid({ pointer: '/approval/required', detail: 'must be at least 1' }, { pointer: '/id', detail: 'taken' })
+    expect(problemsByField(error, 'approval')).toEqual({ required: 'must be at least 1' })
+    expect(problemsByField(new Error('network'))).toEqual({})
+    expect(problemsByField(null)).toEqual({})
+  })
+})
+
+describe('FormProblem', () => {
+  it('shows nothing when every error is shown at a field of the form', () => {
+    const { container } = render(<FormProblem error={invalid({ pointer: '/approval/required', detail: 'x' })} fields={['approval']} />)
+    expect(container).toBeEmptyDOMElement()
+  })
+
+  it('shows the problem when an error concerns no field of the form, or it has no field errors', () => {
+    render(<FormProblem error={invalid({ pointer: '/id', detail: 'x' }, { pointer: '/version', detail: 'is stale' })} fields={['id']} />)
+    expect(screen.getByRole('alert')).toHaveTextContent('is stale')
+  })
+
+  it('shows an error that is no API problem', () => {
+    render(<FormProblem error={new Error('the network is down')} fields={['id']} />)
+    expect(screen.getByRole('alert')).toHaveTextContent('the network is down')
   })
 })

@@ -7,17 +7,6 @@ export function problemOf(error: unknown): Problem {
   return { type: 'about:blank', title: 'Something went wrong', status: 0 }
 }
 
-/** Errors of a problem by the form field they concern: `/id` and `id` both give `id`. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  const result: Record<string, string> = {}
-  if (!(error instanceof ApiError)) return result
-  for (const e of error.problem.errors ?? []) {
-    const key = (e.pointer ?? '').replace(/^\//, '').split('/')[0]
-    if (key && !result[key]) result[key] = e.detail ?? 'is not valid'
-  }
-  return result
-}
-
 const HINTS: Record<number, string> = {
   0: '',
   401: 'Your session may have ended; sign in again.',
@@ -56,4 +45,37 @@ export function ProblemMessage({ error, onRetry }: { error: unknown; onRetry?: (
       )}
     </div>
   )
+}
+
+/**
+ * Errors of an API problem by the top-level field they concern, with the rest of the pointer:
+ * `/output_schema/properties/port` gives `output_schema` → "properties/port: …"; `/id` and `id` both
+ * give `id`. All errors of a field are kept. With `under`, the fields of that object: `under`
+ * "approval" gives `/approval/required` as `required`.
+ */
+export function problemsByField(error: unknown, under?: string): Record<string, string> {
+  const result: Record<string, string[]> = {}
+  if (!(error instanceof ApiError)) return {}
+  const prefix = under ? `${under}/` : ''
+  for (const e of error.problem.errors ?? []) {
+    const pointer = (e.pointer ?? '').replace(/^\//, '')
+    if (!pointer.startsWith(prefix)) continue
+    const [field, ...rest] = pointer.slice(prefix.length).split('/')
+    if (!field) continue
+    const detail = e.detail ?? 'is not valid'
+    ;(result[field] ??= []).push(rest.length ? `${rest.join('/')}: ${detail}` : detail)
+  }
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.join('; ')]))
+}
+
+/**
+ * The problem of a failed save, unless every one of its errors is shown at a field of the form. A field
+ * is a pointer without its slash, and shows what lies below it too: `approval/required`, `output_schema`.
+ */
+export function FormProblem({ error, fields }: { error: unknown; fields: readonly string[] }) {
+  if (!error) return null
+  const pointers = error instanceof ApiError ? (error.problem.errors ?? []).map((e) => (e.pointer ?? '').replace(/^\//, '')) : []
+  const shown = (pointer: string) => fields.some((f) => pointer === f || pointer.startsWith(`${f}/`))
+  if (pointers.length > 0 && pointers.every(shown)) return null
+  return <ProblemMessage error={error} />
 }

@@ -3,9 +3,9 @@ import { useState, type ReactNode } from 'react'
 import type { Schemas } from '../api/client'
 import { Async } from './Async'
 import { ConfirmButton, CopyButton } from './Buttons'
-import { Dialog } from './Dialog'
+import { Dialog, DialogFooter } from './Dialog'
 import { Field } from './Field'
-import { fieldErrors, ProblemMessage } from './ProblemMessage'
+import { FormProblem, problemsByField } from './ProblemMessage'
 import { Time } from './Time'
 
 /* API tokens: a list that never shows secrets, the dialog that creates one, and the one that shows it once. */
@@ -127,7 +127,7 @@ export function NewTokenDialog({
       onClose()
     },
   })
-  const errors = fieldErrors(save.error)
+  const errors = problemsByField(save.error)
   return (
     <Dialog open title={title} onClose={onClose}>
       <form
@@ -145,15 +145,8 @@ export function NewTokenDialog({
           error={errors.expires_at}>
           {(p) => <input {...p} type="date" min={today()} value={expires} onChange={(e) => setExpires(e.target.value)} />}
         </Field>
-        {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Creating…' : 'Create token'}
-          </button>
-        </footer>
+        <FormProblem error={save.error} fields={['name', 'expires_at']} />
+        <DialogFooter label="Create token" busyLabel="Creating…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )
@@ -182,11 +175,7 @@ export function CreatedTokenDialog({ token, onClose }: { token: CreatedToken | n
           </div>
         </div>
       )}
-      <footer>
-        <button type="button" className="primary" onClick={onClose}>
-          I have copied it
-        </button>
-      </footer>
+      <DialogFooter label="I have copied it" onAction={onClose} />
     </Dialog>
   )
 }

@@ -1,12 +1,10 @@
 import { useId, useMemo, type ReactNode } from 'react'
-import { ApiError } from '../api/client'
 import { CodeEditor, type LineProblem } from './CodeEditor'
 import { Field } from './Field'
-import { ProblemMessage } from './ProblemMessage'
 
 /*
  * Form pieces the configuration pages share: JSON editors that check their text before it is sent,
- * key/value rows (labels, write-only secrets) and the field errors of API problems.
+ * and key/value rows (labels, write-only secrets). The field errors of API problems are in ProblemMessage.
  */
 export type JsonObject = { [key: string]: unknown }
 
@@ -86,39 +84,6 @@ export function parseJsonObject(text: string): ParsedJson {
 /** A problem as a field error: "Line 3: …". */
 export function lineProblemText(problem: LineProblem): string {
   return `Line ${problem.line}: ${problem.message}`
-}
-
-/**
- * Errors of an API problem by the top-level field they concern, with the rest of the pointer:
- * `/output_schema/properties/port` gives `output_schema` → "properties/port: …". All errors of a
- * field are kept. With `under`, the fields of that object: `under` "approval" gives `/approval/required`
- * as `required`.
- */
-export function problemsByField(error: unknown, under?: string): Record<string, string> {
-  const result: Record<string, string[]> = {}
-  if (!(error instanceof ApiError)) return {}
-  const prefix = under ? `${under}/` : ''
-  for (const e of error.problem.errors ?? []) {
-    const pointer = (e.pointer ?? '').replace(/^\//, '')
-    if (!pointer.startsWith(prefix)) continue
-    const [field, ...rest] = pointer.slice(prefix.length).split('/')
-    if (!field) continue
-    const detail = e.detail ?? 'is not valid'
-    ;(result[field] ??= []).push(rest.length ? `${rest.join('/')}: ${detail}` : detail)
-  }
-  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.join('; ')]))
-}
-
-/**
- * The problem of a failed save, unless every one of its errors is shown at a field of the form. A field
- * is a pointer without its slash, and shows what lies below it too: `approval/required`, `output_schema`.
- */
-export function FormProblem({ error, fields }: { error: unknown; fields: string[] }) {
-  if (!error) return null
-  const pointers = error instanceof ApiError ? (error.problem.errors ?? []).map((e) => (e.pointer ?? '').replace(/^\//, '')) : []
-  const shown = (pointer: string) => fields.some((f) => pointer === f || pointer.startsWith(`${f}/`))
-  if (pointers.length > 0 && pointers.every(shown)) return null
-  return <ProblemMessage error={error} />
 }
 
 /** A labelled JSON editor; a problem found before sending is marked at its line and under the editor. */

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Route, Routes, useLocation } from 'react-router'
+import type { Problem, Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { ManifestTab } from './ManifestTab'
 
@@ -24,8 +25,8 @@ function page(editable = true) {
 
 function storedManifest() {
   return {
-    [`GET ${BASE}/manifests`]: () => ({ items: [{ version: 3 }] }),
-    [`GET ${BASE}/manifests/3`]: () => ({
+    [`GET ${BASE}/manifests`]: (): Schemas['PageManifestView'] => ({ items: [{ version: 3 }] }),
+    [`GET ${BASE}/manifests/3`]: (): Schemas['ManifestView'] => ({
       version: 3,
       format: 'yaml',
       content: STORED,
@@ -41,7 +42,7 @@ describe('ManifestTab', () => {
   it('shows the dry-run diff of the text in the editor without storing it', async () => {
     const api = mockApi({
       ...storedManifest(),
-      [`POST ${BASE}/manifest/dry-run`]: () => ({
+      [`POST ${BASE}/manifest/dry-run`]: (): Schemas['DryRunView'] => ({
         nodes: [
           {
             key: 'thing/default/shared.a',
@@ -120,7 +121,7 @@ describe('ManifestTab', () => {
             status: 500,
             detail: 'An unexpected error occurred',
             request_id: 'req-dry-1',
-          }),
+          } satisfies Problem),
           { status: 500, headers: { 'Content-Type': 'application/problem+json' } },
         ),
     })
@@ -137,7 +138,10 @@ describe('ManifestTab', () => {
     const api = mockApi({
       ...storedManifest(),
       [`POST ${BASE}/deployments`]: () =>
-        new Response(JSON.stringify({ id: 'd-1', status: 'queued' }), { status: 201, headers: { 'Content-Type': 'application/json' } }),
+        new Response(JSON.stringify({ id: 'd-1', status: 'queued' } satisfies Schemas['DeploymentView']), {
+          status: 201,
+          headers: { 'Content-Type': 'application/json' },
+        }),
     })
     page()
     await screen.findByText(/Version 3/)

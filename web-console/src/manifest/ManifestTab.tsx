@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { api, manifestBody, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { Loading } from '../components/Async'
 import { CodeEditor } from '../components/CodeEditor'
 import { ProblemMessage } from '../components/ProblemMessage'
@@ -17,7 +18,7 @@ export function ManifestTab({ org, project, env, editable }: { org: string; proj
   const client = useQueryClient()
   const path = { org, project, env }
   const latest = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env, 'manifest'],
+    queryKey: listKeys.manifest(org, project, env),
     queryFn: async () => {
       const page = await unwrap(
         api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/manifests', { params: { path, query: { limit: 1 } } }),
@@ -66,7 +67,7 @@ export function ManifestTab({ org, project, env, editable }: { org: string; proj
       ) as Promise<Schemas['DeploymentView']>
     },
     onSuccess: async (deployment) => {
-      await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs', env] })
+      await client.invalidateQueries({ queryKey: listKeys.environment(org, project, env) })
       navigate(`/orgs/${org}/projects/${project}/envs/${env}/deployments/${deployment.id}`)
     },
   })

@@ -40,7 +40,7 @@ describe('ApprovalsPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists the deployments that wait for my decision, each linking to its plan', async () => {
-    const api = mockApi({ 'GET /api/v1/orgs/acme/approvals': () => [deploy, reconcile] })
+    const api = mockApi({ 'GET /api/v1/orgs/acme/approvals': (): Schemas['PendingApproval'][] => [deploy, reconcile] })
     page()
     const table = await screen.findByRole('table', { name: 'Deployments waiting for your approval' })
     const first = within(table).getByRole('link', { name: 'shop/prod' })
@@ -57,7 +57,7 @@ describe('ApprovalsPage', () => {
   })
 
   it('says when nothing waits for me', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/approvals': () => [] })
+    mockApi({ 'GET /api/v1/orgs/acme/approvals': (): Schemas['PendingApproval'][] => [] })
     page()
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument()
   })

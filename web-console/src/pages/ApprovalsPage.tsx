@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { api, unwrap } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { PageHeader } from '../components/Layout'
@@ -11,7 +12,7 @@ import { Time } from '../components/Time'
 export function ApprovalsPage() {
   const { org } = useOrg()
   const pending = useQuery({
-    queryKey: ['org', org, 'approvals'],
+    queryKey: listKeys.approvals(org),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/approvals', { params: { path: { org } } })),
     refetchInterval: 15_000,
   })

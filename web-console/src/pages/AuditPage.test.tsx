@@ -1,13 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { AuditPage, toInstant } from './AuditPage'
 
 const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<AuditPage />, { url: '/orgs/acme/audit', path: '/orgs/:org/audit', session: fakeSession(role) })
 
-const event = (n: number, overrides: Record<string, unknown> = {}) => ({
+type AuditEvent = Schemas['AuditEventView']
+
+const event = (n: number, overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   occurred_at: '2026-03-01T12:00:00Z',
   actor: 'pat',
@@ -26,7 +29,7 @@ describe('AuditPage', () => {
 
   it('lists events with their outcome in words', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/audit-events': () => ({
+      'GET /api/v1/orgs/acme/audit-events': (): Schemas['PageAuditEventView'] => ({
         items: [event(1), event(2, { actor: 'ci', actor_kind: 'service', status: 403, outcome: 'failure', method: 'DELETE' })],
       }),
     })
@@ -44,7 +47,7 @@ describe('AuditPage', () => {
 
   it('loads the next page with the page token', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/audit-events': (request) =>
+      'GET /api/v1/orgs/acme/audit-events': (request): Schemas['PageAuditEventView'] =>
         new URL(request.url).searchParams.get('page_token') === 'next-1'
           ? { items: [event(51)] }
           : { items: Array.from({ length: 50 }, (_, i) => event(i + 1)), next_page_token: 'next-1' },
@@ -59,7 +62,7 @@ describe('AuditPage', () => {
   })
 
   it('applies filters on submit, with times as instants', async () => {
-    const api = mockApi({ 'GET /api/v1/orgs/acme/audit-events': () => ({ items: [] }) })
+    const api = mockApi({ 'GET /api/v1/orgs/acme/audit-events': () => ({ items: [] }) satisfies Schemas['PageAuditEventView'] })
     page('owner')
     expect(await screen.findByText(/Nothing has been changed/)).toBeInTheDocument()
     await userEvent.type(screen.getByLabelText('Actor'), 'ci')

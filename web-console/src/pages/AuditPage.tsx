@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Empty, Loading } from '../components/Async'
 import { Field } from '../components/Field'
@@ -51,7 +52,7 @@ export function AuditPage() {
   const [draft, setDraft] = useState<Filters>(NO_FILTERS)
   const [filters, setFilters] = useState<Filters>(NO_FILTERS)
   const query = useInfiniteQuery({
-    queryKey: ['org', org, 'audit-events', filters],
+    queryKey: listKeys.auditEvents(org, filters),
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/api/v1/orgs/{org}/audit-events', {

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap, type Role, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { ROLE_LABELS } from '../auth/roles'
 import { useSession } from '../auth/session'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
-import { FormProblem, problemsByField } from '../components/forms'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { Changes } from '../components/Status'
 import { Time } from '../components/Time'
 import { nodeKey } from './EnvironmentPage'
@@ -137,8 +138,8 @@ function DecisionDialog({
     // a refused decision may have ended the deployment as well: a stale plan fails it
     onSettled: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['org', where.org, 'projects', where.project, 'envs', where.env, 'deployments'] }),
-        client.invalidateQueries({ queryKey: ['org', where.org, 'approvals'] }),
+        client.invalidateQueries({ queryKey: listKeys.deployments(where.org, where.project, where.env) }),
+        client.invalidateQueries({ queryKey: listKeys.approvals(where.org) }),
       ]),
   })
   const errors = problemsByField(decide.error)
@@ -166,14 +167,13 @@ function DecisionDialog({
           {(p) => <textarea {...p} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} autoFocus />}
         </Field>
         <FormProblem error={decide.error} fields={['comment']} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={approve ? 'primary' : 'danger'} disabled={decide.isPending}>
-            {decide.isPending ? 'Sending…' : approve ? 'Approve' : 'Reject'}
-          </button>
-        </footer>
+        <DialogFooter
+          label={approve ? 'Approve' : 'Reject'}
+          busyLabel="Sending…"
+          busy={decide.isPending}
+          danger={!approve}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   )

@@ -6,7 +6,7 @@ import { fakeSession, mockApi, problemResponse, renderPage } from '../test/rende
 import { DeploymentPage } from './DeploymentPage'
 
 const BASE = '/api/v1/orgs/acme/projects/shop/envs/prod/deployments/d-1'
-const node = (id: string, status: string, error?: string) => ({
+const node = (id: string, status: string, error?: string): Schemas['NodeView'] => ({
   type: 'thing',
   class: 'default',
   id,
@@ -23,7 +23,7 @@ const node = (id: string, status: string, error?: string) => ({
 })
 
 const FINGERPRINT = 'sha256:9b1d4f0c2e7a'
-const planned = (id: string, type: string, action: string, plan_summary: unknown): Schemas['NodeView'] => ({
+const planned = (id: string, type: string, action: string, plan_summary: Schemas['NodeView']['plan_summary']): Schemas['NodeView'] => ({
   type,
   class: 'default',
   id,
@@ -83,7 +83,7 @@ const deploymentPage = (role: Parameters<typeof fakeSession>[0], name = 'pat') =
   })
 
 const withoutLogs = {
-  [`GET ${BASE}/graph`]: () => ({ nodes: [], edges: [] }),
+  [`GET ${BASE}/graph`]: (): Schemas['GraphView'] => ({ nodes: [], edges: [] }),
   [`GET ${BASE}/logs`]: () => new Response('event: end\ndata: {}\n\n', { headers: { 'Content-Type': 'text/event-stream' } }),
 }
 
@@ -92,7 +92,7 @@ describe('DeploymentPage', () => {
 
   it('says at the top which resource failed and why, and opens its logs from there', async () => {
     const api = mockApi({
-      [`GET ${BASE}`]: () => ({
+      [`GET ${BASE}`]: (): Schemas['DeploymentView'] => ({
         id: 'd-1',
         mode: 'deploy',
         status: 'failed',
@@ -108,7 +108,7 @@ describe('DeploymentPage', () => {
           node('app.api', 'succeeded'),
         ],
       }),
-      [`GET ${BASE}/graph`]: () => ({ nodes: [], edges: [] }),
+      [`GET ${BASE}/graph`]: (): Schemas['GraphView'] => ({ nodes: [], edges: [] }),
       [`GET ${BASE}/logs`]: () => new Response('event: end\ndata: {}\n\n', { headers: { 'Content-Type': 'text/event-stream' } }),
     })
     renderPage(<DeploymentPage />, {
@@ -127,7 +127,7 @@ describe('DeploymentPage', () => {
   it('shows the plan a deployment waits with and the approvals so far, and approves it with the plan’s fingerprint and a comment', async () => {
     let approved = false
     const api = mockApi({
-      [`GET ${BASE}`]: () =>
+      [`GET ${BASE}`]: (): Schemas['DeploymentView'] =>
         approved
           ? {
               ...awaiting,
@@ -152,7 +152,8 @@ describe('DeploymentPage', () => {
           : awaiting,
       [`POST ${BASE}/approvals`]: () => {
         approved = true
-        return new Response(JSON.stringify({ id: 'a-2', decision: 'approve', user: 'pat', fingerprint: FINGERPRINT }), {
+        const decision: Schemas['Approval'] = { id: 'a-2', decision: 'approve', user: 'pat', fingerprint: FINGERPRINT }
+        return new Response(JSON.stringify(decision), {
           status: 201,
           headers: { 'Content-Type': 'application/json' },
         })
@@ -200,7 +201,7 @@ describe('DeploymentPage', () => {
   it('shows in the dialog why a stale plan cannot be approved, and that the deployment failed', async () => {
     let refused = false
     mockApi({
-      [`GET ${BASE}`]: () =>
+      [`GET ${BASE}`]: (): Schemas['DeploymentView'] =>
         refused
           ? {
               ...awaiting,
@@ -236,7 +237,7 @@ describe('DeploymentPage', () => {
   it('rejects a plan with the reason, and offers no decision to whoever started it or to roles that may not decide', async () => {
     const api = mockApi({
       [`GET ${BASE}`]: () => awaiting,
-      [`POST ${BASE}/approvals`]: () => ({ id: 'a-2', decision: 'reject' }),
+      [`POST ${BASE}/approvals`]: () => ({ id: 'a-2', decision: 'reject' }) satisfies Schemas['Approval'],
       ...withoutLogs,
     })
     const first = deploymentPage('owner')

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
@@ -26,14 +27,14 @@ export function DeploymentPage() {
   const path = { org, project, env, id }
   const [selected, setSelected] = useState<string | null>(null)
   const deployment = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id],
+    queryKey: listKeys.deployment(org, project, env, id),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}', { params: { path } })),
     // while it waits for approval, others' decisions and the expiry change it, but slowly
     refetchInterval: (q) =>
       ACTIVE_DEPLOYMENT.has(q.state.data?.status ?? 'queued') ? 1_500 : q.state.data?.status === 'awaiting_approval' ? 10_000 : false,
   })
   const graph = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments', id, 'graph'],
+    queryKey: listKeys.deploymentGraph(org, project, env, id),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments/{id}/graph', { params: { path } })),
   })
   return (
@@ -115,7 +116,7 @@ function DeploymentHeader({
                   params: { path: { ...path, id: d.id! } },
                 }),
               )
-              await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments'] })
+              await client.invalidateQueries({ queryKey: listKeys.deployments(org, project, env) })
             }}>
             Nothing new starts; running OpenTofu processes are interrupted and their resources marked cancelled.
           </ConfirmButton>

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { EnginePage } from './EnginePage'
 
@@ -17,7 +18,7 @@ describe('EnginePage', () => {
 
   it('shows stalled deployments with their reason and the jobs no runner took', async () => {
     const api = mockApi({
-      'GET /api/v1/admin/engine': () => ({
+      'GET /api/v1/admin/engine': (): Schemas['EngineDiagnostics'] => ({
         stalled: [
           {
             id: '11111111-2222-4333-8444-555555555555',

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { api, unwrap } from '../api/client'
+import { listKeys } from '../api/lists'
 import type { components } from '../api/schema'
 import { Async, Empty } from '../components/Async'
 import { PageHeader } from '../components/Layout'
@@ -198,7 +199,7 @@ function Sections({ data }: { data: Diagnostics }) {
 /** Why deployments do not move, across every organization (instance administrators). Refreshes itself. */
 export function EnginePage() {
   const query = useQuery({
-    queryKey: ['admin', 'engine'],
+    queryKey: listKeys.engine(),
     queryFn: () => unwrap(api.GET('/api/v1/admin/engine', { params: { query: {} } })),
     refetchInterval: REFRESH_MS,
   })

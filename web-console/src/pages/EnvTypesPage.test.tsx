@@ -25,7 +25,9 @@ describe('EnvTypesPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists environment types and hides editing from developers', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/env-types': () => ({ items: [{ id: 'production', description: 'Live' }] }) })
+    mockApi({
+      'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [{ id: 'production', description: 'Live' }] }),
+    })
     page('developer')
     expect(await screen.findByText('production')).toBeInTheDocument()
     expect(screen.getByText('Live')).toBeInTheDocument()
@@ -35,10 +37,10 @@ describe('EnvTypesPage', () => {
 
   it('says which ones configuration as code manages and which are protected', async () => {
     mockApi({
-      'GET /api/v1/orgs/acme/env-types': () => ({
+      'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({
         items: [
           { id: 'production', managed_by: 'platform-repo', protected: true },
-          { id: 'preview', managed_by: null, protected: false },
+          { id: 'preview', protected: false },
         ],
       }),
     })
@@ -49,7 +51,7 @@ describe('EnvTypesPage', () => {
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/env-types': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [] }) })
     page('platform-engineer')
     expect(await screen.findByText(/No environment types yet/)).toBeInTheDocument()
   })
@@ -57,11 +59,11 @@ describe('EnvTypesPage', () => {
   it('creates one and shows the API’s field error next to the field', async () => {
     let attempts = 0
     const api = mockApi({
-      'GET /api/v1/orgs/acme/env-types': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/env-types': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/id', detail: 'must be lowercase' }])
-          : { id: 'staging' },
+          : ({ id: 'staging' } satisfies Schemas['EnvTypeView']),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New environment type' }))
@@ -83,9 +85,9 @@ describe('EnvTypesPage', () => {
 
   it('lets platform engineers make deployments wait for approval, schedule drift checks and set what happens to drift', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/env-types': () => ({ items: [production] }),
-      'GET /api/v1/orgs/acme/resource-types': () => ({ items: [{ id: 'postgres' }, { id: 'redis' }] }),
-      'PUT /api/v1/orgs/acme/env-types/production': () => gated,
+      'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [production] }),
+      'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [{ id: 'postgres' }, { id: 'redis' }] }),
+      'PUT /api/v1/orgs/acme/env-types/production': (): Schemas['EnvTypeView'] => gated,
     })
     page('platform-engineer')
     expect(await screen.findByText('apply without approval')).toBeInTheDocument()
@@ -124,7 +126,7 @@ describe('EnvTypesPage', () => {
   it('shows the API’s errors at the approval and check fields they concern, and removes settings turned off with {}', async () => {
     let attempts = 0
     const api = mockApi({
-      'GET /api/v1/orgs/acme/env-types': () => ({ items: [gated] }),
+      'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [gated] }),
       'PUT /api/v1/orgs/acme/env-types/production': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '2 problems', [

@@ -2,15 +2,15 @@ import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap, type Role, type Schemas } from '../api/client'
-import { useEnvTypes, useResourceTypes } from '../api/lists'
+import { listKeys, useEnvTypes, useResourceTypes } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { ROLE_LABELS, ROLES } from '../auth/roles'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
-import { FormProblem, problemsByField } from '../components/forms'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { Time } from '../components/Time'
 
 type EnvType = Schemas['EnvTypeView']
@@ -20,7 +20,7 @@ type CheckSchedule = Schemas['CheckSchedule']
 /** Environment types (development, staging, production…) that rules can select on, with their approval and drift-check settings. */
 export function EnvTypesPage() {
   const { org, can } = useOrg()
-  const key = ['org', org, 'env-types']
+  const key = listKeys.envTypes(org)
   const query = useEnvTypes(org)
   const [editing, setEditing] = useState<EnvType | 'new' | null>(null)
   const client = useQueryClient()
@@ -371,14 +371,7 @@ function EnvTypeDialog({
           )}
         </fieldset>
         <FormProblem error={save.error} fields={FIELDS} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <DialogFooter label="Save" busyLabel="Saving…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

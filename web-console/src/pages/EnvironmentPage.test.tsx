@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, renderPage } from '../test/render'
 import { EnvironmentPage } from './EnvironmentPage'
 
@@ -17,8 +18,12 @@ describe('EnvironmentPage deployments', () => {
 
   it('lists per deployment what changed, what failed and why, how long it took and who started it', async () => {
     mockApi({
-      'GET /api/v1/orgs/acme/projects/shop/envs/prod': () => ({ id: 'prod', env_type_id: 'production', status: 'active' }),
-      'GET /api/v1/orgs/acme/projects/shop/envs/prod/deployments': () => ({
+      'GET /api/v1/orgs/acme/projects/shop/envs/prod': (): Schemas['EnvironmentView'] => ({
+        id: 'prod',
+        env_type_id: 'production',
+        status: 'active',
+      }),
+      'GET /api/v1/orgs/acme/projects/shop/envs/prod/deployments': (): Schemas['PageDeploymentView'] => ({
         items: [
           {
             id: 'd-2',

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
@@ -26,7 +27,7 @@ export function EnvironmentPage() {
   const navigate = useNavigate()
   const client = useQueryClient()
   const environment = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env],
+    queryKey: listKeys.environment(org, project, env),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}', { params: { path: { org, project, env } } })),
   })
   return (
@@ -50,7 +51,7 @@ export function EnvironmentPage() {
                 confirmLabel="Destroy and delete"
                 onConfirm={async () => {
                   await unwrap(api.DELETE('/api/v1/orgs/{org}/projects/{project}/envs/{env}', { params: { path: { org, project, env } } }))
-                  await client.invalidateQueries({ queryKey: ['org', org, 'projects', project] })
+                  await client.invalidateQueries({ queryKey: listKeys.project(org, project) })
                   navigate(`/orgs/${org}/projects/${project}`)
                 }}>
                 Its resources are destroyed by a destroy deployment first; the environment is removed when that succeeds.
@@ -80,7 +81,7 @@ export function EnvironmentPage() {
 function ResourcesTab({ org, project, env }: { org: string; project: string; env: string }) {
   const [selected, setSelected] = useState<string | null>(null)
   const graph = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env, 'resource-graph'],
+    queryKey: listKeys.resourceGraph(org, project, env),
     queryFn: () =>
       unwrap(
         api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/resource-graph', {
@@ -279,7 +280,7 @@ function ResourceDetails({ org, node }: { org: string; node: GraphNode }) {
 
 function DeploymentsTab({ org, project, env }: { org: string; project: string; env: string }) {
   const list = useQuery({
-    queryKey: ['org', org, 'projects', project, 'envs', env, 'deployments'],
+    queryKey: listKeys.deployments(org, project, env),
     queryFn: () =>
       unwrap(
         api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {

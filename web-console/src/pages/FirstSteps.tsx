@@ -39,7 +39,7 @@ export function FirstSteps() {
     (q.data?.items ?? []).map((e) => ({ project: projects.data!.items![i].id!, env: e.id! })),
   )[0]
   const deployments = useQuery({
-    queryKey: ['org', org, 'first-steps', 'deployments', firstEnvironment?.project, firstEnvironment?.env],
+    queryKey: listKeys.firstDeployment(org, firstEnvironment?.project, firstEnvironment?.env),
     queryFn: () =>
       unwrap(
         api.GET('/api/v1/orgs/{org}/projects/{project}/envs/{env}/deployments', {

@@ -1,13 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Navigate, useNavigate } from 'react-router'
 import { api, unwrap } from '../api/client'
-import { useOrgs } from '../api/lists'
+import { listKeys, useOrgs } from '../api/lists'
 import { lastOrg } from '../auth/org'
 import { useSession } from '../auth/session'
 import { Loading } from '../components/Async'
+import { DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
-import { fieldErrors, ProblemMessage } from '../components/ProblemMessage'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 
 /** Sends the user to their last organization, or says how to get one. */
 export function HomePage() {
@@ -59,20 +60,20 @@ export function OrgForm({ onCreated, onCancel }: { onCreated: (id: string) => vo
   const session = useSession()
   const [id, setId] = useState('')
   const [name, setName] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const errors = fieldErrors(error)
+  const save = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/orgs', { body: { id, name: name || id } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: listKeys.orgs() })
+      await session.refreshMe()
+      onCreated(id)
+    },
+  })
+  const errors = problemsByField(save.error)
   return (
     <form
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault()
-        try {
-          await unwrap(api.POST('/api/v1/orgs', { body: { id, name: name || id } }))
-          await client.invalidateQueries({ queryKey: ['orgs'] })
-          await session.refreshMe()
-          onCreated(id)
-        } catch (err) {
-          setError(err)
-        }
+        save.mutate()
       }}>
       <Field label="Id" hint="Lowercase letters, digits and dashes; used in URLs." error={errors.id}>
         {(p) => <input {...p} value={id} onChange={(e) => setId(e.target.value)} required autoFocus />}
@@ -80,17 +81,8 @@ export function OrgForm({ onCreated, onCancel }: { onCreated: (id: string) => vo
       <Field label="Name" error={errors.name}>
         {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
-      {error != null && Object.keys(errors).length === 0 && <ProblemMessage error={error} />}
-      <footer>
-        {onCancel && (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" className="primary">
-          Create organization
-        </button>
-      </footer>
+      <FormProblem error={save.error} fields={['id', 'name']} />
+      <DialogFooter label="Create organization" busy={save.isPending} onCancel={onCancel} />
     </form>
   )
 }

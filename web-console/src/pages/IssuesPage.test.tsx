@@ -64,7 +64,7 @@ describe('Issues', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it("lists an environment's open issues with what drifted, sensitive values unshown", async () => {
-    const api = mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [drift] }) })
+    const api = mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': (): Schemas['PageIssueView'] => ({ items: [drift] }) })
     envTab()
     const row = (await screen.findByText(/changed outside Polystack/)).closest('tr')!
     expect(within(row).getByText('drift')).toHaveClass('badge', 'wait')
@@ -75,7 +75,7 @@ describe('Issues', () => {
   })
 
   it('filters by kind and state', async () => {
-    const api = mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [] }) })
+    const api = mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': (): Schemas['PageIssueView'] => ({ items: [] }) })
     envTab()
     expect(await screen.findByText(/No open issues/)).toBeInTheDocument()
     fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'destructive-drift' } })
@@ -87,13 +87,18 @@ describe('Issues', () => {
   it('acknowledges an issue with a comment, and shows what the server refused', async () => {
     let refuse = true
     const api = mockApi({
-      'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [drift] }),
+      'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': (): Schemas['PageIssueView'] => ({ items: [drift] }),
       'POST /api/v1/orgs/acme/projects/shop/envs/prod/issues/[^/]+/acknowledge': () => {
         if (refuse) {
           refuse = false
           return problemResponse(400, 'Bad request', 'comment: must not be blank', [{ pointer: '/comment', detail: 'must not be blank' }])
         }
-        return { ...drift, acknowledged_at: '2026-12-02T02:00:00Z', acknowledged_by: 'pat', ack_comment: 'on it' }
+        return {
+          ...drift,
+          acknowledged_at: '2026-12-02T02:00:00Z',
+          acknowledged_by: 'pat',
+          ack_comment: 'on it',
+        } satisfies Schemas['Issue']
       },
     })
     envTab()
@@ -108,7 +113,7 @@ describe('Issues', () => {
   })
 
   it('lets viewers read but neither acknowledge nor start a check', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [drift] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': (): Schemas['PageIssueView'] => ({ items: [drift] }) })
     envTab('viewer')
     expect(await screen.findByText(/changed outside Polystack/)).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Acknowledge' })).not.toBeInTheDocument()
@@ -117,7 +122,7 @@ describe('Issues', () => {
 
   it('starts a check, and says why when the environment is busy', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/projects/shop/envs/prod/issues': (): Schemas['PageIssueView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/projects/shop/envs/prod/checks': () =>
         problemResponse(
           409,
@@ -132,7 +137,7 @@ describe('Issues', () => {
   })
 
   it("lists the organization's issues with their environments and acknowledgements", async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/issues': () => ({ items: [drift, failed] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/issues': (): Schemas['PageIssueView'] => ({ items: [drift, failed] }) })
     renderPage(<IssuesPage />, { url: '/orgs/acme/issues', path: '/orgs/:org/issues', session: fakeSession('viewer') })
     const row = (await screen.findByText(/the last apply failed/)).closest('tr')!
     expect(within(row).getByRole('link', { name: 'shop/dev' })).toHaveAttribute('href', '/orgs/acme/projects/shop/envs/dev?tab=issues')

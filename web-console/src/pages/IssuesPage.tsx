@@ -2,13 +2,13 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Empty, Loading } from '../components/Async'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
-import { problemsByField, FormProblem } from '../components/forms'
 import { PageHeader } from '../components/Layout'
-import { ProblemMessage } from '../components/ProblemMessage'
+import { FormProblem, ProblemMessage, problemsByField } from '../components/ProblemMessage'
 import { Time } from '../components/Time'
 
 type Issue = Schemas['Issue']
@@ -104,7 +104,7 @@ function AcknowledgeDialog({
         }),
       ),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['org', where.org, 'issues'] })
+      await client.invalidateQueries({ queryKey: listKeys.issues(where.org) })
       onClose()
     },
   })
@@ -123,14 +123,7 @@ function AcknowledgeDialog({
           {(p) => <textarea {...p} value={comment} onChange={(e) => setComment(e.target.value)} required maxLength={2000} />}
         </Field>
         <FormProblem error={save.error} fields={['comment']} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending || !comment.trim()}>
-            Acknowledge
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogFooter label="Acknowledge" busy={save.isPending} disabled={!comment.trim()} onCancel={onClose} />
       </form>
     </Dialog>
   )
@@ -146,7 +139,7 @@ export function IssueList({ org, project, env }: { org: string; project?: string
   const [kind, setKind] = useState<IssueKind | ''>('')
   const [acknowledging, setAcknowledging] = useState<Issue | null>(null)
   const query = useInfiniteQuery({
-    queryKey: ['org', org, 'issues', project ?? '', env ?? '', state, kind],
+    queryKey: listKeys.issues(org, project ?? '', env ?? '', state, kind),
     queryFn: ({ pageParam }) => {
       const filters = {
         limit: PAGE_SIZE,

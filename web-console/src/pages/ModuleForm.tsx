@@ -1,10 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
+import { useResourceTypes } from '../api/lists'
 import { CodeEditor, type LineProblem } from '../components/CodeEditor'
+import { DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import {
-  FormProblem,
   isJsonObject,
   JsonField,
   jsonText,
@@ -12,7 +14,6 @@ import {
   lineOf,
   mapOf,
   parseJsonObject,
-  problemsByField,
   rowsOf,
   rowsProblem,
   type JsonObject,
@@ -127,11 +128,8 @@ export function ModuleForm({
 }) {
   const [draft, setDraft] = useState(() => draftOf(module))
   const [checked, setChecked] = useState<Omit<Checked, 'body'>>({ problems: {}, errors: {} })
-  const resourceTypes = useQuery({
-    queryKey: ['org', org, 'resource-types'],
-    queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/resource-types', { params: { path: { org }, query: { limit: 500 } } })),
-    enabled: !module,
-  })
+  // a new version keeps its resource type: the list is only needed for a new module
+  const resourceTypes = useResourceTypes(org, !module)
   const save = useMutation({
     mutationFn: (body: ModuleRequest) =>
       module
@@ -271,14 +269,12 @@ export function ModuleForm({
         error={errors.secret_inputs}
       />
       <FormProblem error={save.error} fields={FIELDS} />
-      <footer>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : module ? `Save as version ${(module.version ?? 0) + 1}` : 'Create module'}
-        </button>
-      </footer>
+      <DialogFooter
+        label={module ? `Save as version ${(module.version ?? 0) + 1}` : 'Create module'}
+        busyLabel="Saving…"
+        busy={save.isPending}
+        onCancel={onCancel}
+      />
     </form>
   )
 }

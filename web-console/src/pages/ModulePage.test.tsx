@@ -2,6 +2,7 @@ import { EditorView } from '@codemirror/view'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage, setEditor } from '../test/render'
 import { ModulePage } from './ModulePage'
 
@@ -12,7 +13,7 @@ function editorText(label: string): string {
   return EditorView.findFromDOM(screen.getByTestId(`editor-${label}`).querySelector<HTMLElement>('.cm-editor')!)!.state.doc.toString()
 }
 
-const v1 = {
+const v1: Schemas['ModuleVersionView'] = {
   module_id: 'postgres-rds',
   resource_type: 'postgres',
   version: 1,
@@ -24,7 +25,7 @@ const v1 = {
   dependencies: {},
   created_at: '2024-01-01T00:00:00Z',
 }
-const v2 = {
+const v2: Schemas['ModuleVersionView'] = {
   ...v1,
   version: 2,
   module_source_code: 'variable "name" { type = string }\noutput "host" { value = "${var.name}.db" }\noutput "port" { value = 5432 }\n',
@@ -43,11 +44,13 @@ const v2 = {
     ],
   },
 }
-const current = { ...v2, module_id: undefined, id: 'postgres-rds', updated_at: '2024-02-01T00:00:00Z' }
+// the module as it is now: a version's fields, with its id for the version's module_id
+const { module_id: moduleId, ...definition } = v2
+const current: Schemas['ModuleView'] = { ...definition, id: moduleId, updated_at: '2024-02-01T00:00:00Z' }
 
 const handlers = {
-  'GET /api/v1/orgs/acme/modules/postgres-rds': () => current,
-  'GET /api/v1/orgs/acme/modules/postgres-rds/versions': () => ({ items: [v2, v1] }),
+  'GET /api/v1/orgs/acme/modules/postgres-rds': (): Schemas['ModuleView'] => current,
+  'GET /api/v1/orgs/acme/modules/postgres-rds/versions': (): Schemas['PageModuleVersionView'] => ({ items: [v2, v1] }),
 }
 
 describe('ModulePage', () => {
@@ -74,7 +77,7 @@ describe('ModulePage', () => {
   it("says when a module's code was not checked", async () => {
     mockApi({
       ...handlers,
-      'GET /api/v1/orgs/acme/modules/postgres-rds': () => ({
+      'GET /api/v1/orgs/acme/modules/postgres-rds': (): Schemas['ModuleView'] => ({
         ...current,
         module_source: 'git::https://x/y.git',
         module_source_code: undefined,
@@ -132,7 +135,7 @@ describe('ModulePage', () => {
       'PUT /api/v1/orgs/acme/modules/postgres-rds': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '1 problem', [{ pointer: '/module_source_code', detail: 'is not valid HCL' }])
-          : { ...current, version: 3 },
+          : ({ ...current, version: 3 } satisfies Schemas['ModuleView']),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Edit' }))

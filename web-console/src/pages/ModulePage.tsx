@@ -3,6 +3,7 @@ import { diffLines } from 'diff'
 import { Fragment, useMemo, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
@@ -22,13 +23,13 @@ type Pair = { from: number; to: number }
 export function ModulePage() {
   const { org, can } = useOrg()
   const { module: id = '' } = useParams()
-  const moduleKey = ['org', org, 'modules', id]
+  const moduleKey = listKeys.module(org, id)
   const module = useQuery({
     queryKey: moduleKey,
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: id } } })),
   })
   const versions = useQuery({
-    queryKey: [...moduleKey, 'versions'],
+    queryKey: listKeys.moduleVersions(org, id),
     queryFn: () =>
       unwrap(api.GET('/api/v1/orgs/{org}/modules/{module}/versions', { params: { path: { org, module: id }, query: { limit: 500 } } })),
   })
@@ -66,7 +67,7 @@ export function ModulePage() {
               onConfirm={async () => {
                 await unwrap(api.DELETE('/api/v1/orgs/{org}/modules/{module}', { params: { path: { org, module: id } } }))
                 client.removeQueries({ queryKey: moduleKey })
-                await client.invalidateQueries({ queryKey: ['org', org, 'modules'], exact: true })
+                await client.invalidateQueries({ queryKey: listKeys.modules(org), exact: true })
                 navigate(`/orgs/${org}/modules`)
               }}>
               All its versions are deleted. Module rules that name it keep it from being deleted.
@@ -119,7 +120,7 @@ export function ModulePage() {
               onSaved={() => {
                 setEditing(false)
                 setPair(null)
-                return client.invalidateQueries({ queryKey: ['org', org, 'modules'] })
+                return client.invalidateQueries({ queryKey: listKeys.modules(org) })
               }}
             />
           </>

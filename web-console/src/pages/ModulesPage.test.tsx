@@ -1,24 +1,24 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage, setEditor } from '../test/render'
 import { ModulesPage } from './ModulesPage'
 
 const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<ModulesPage />, { url: '/orgs/acme/modules', path: '/orgs/:org/modules', session: fakeSession(role) })
 
-/** Replaces the text of a CodeEditor, as typing would. */
-const modules = [
+const modules: Schemas['ModuleView'][] = [
   { id: 'postgres-rds', resource_type: 'postgres', version: 3, module_source: 'inline', updated_at: '2024-05-01T10:00:00Z' },
   { id: 'bucket', resource_type: 's3', version: 1, module_source: 'git::https://example.com/m.git//s3?ref=v1' },
 ]
-const resourceTypes = { items: [{ id: 'postgres' }, { id: 'vpc' }] }
+const resourceTypes: Schemas['PageResourceTypeView'] = { items: [{ id: 'postgres' }, { id: 'vpc' }] }
 
 describe('ModulesPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists modules linking to each, read-only for developers', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/modules': () => ({ items: modules }) })
+    mockApi({ 'GET /api/v1/orgs/acme/modules': (): Schemas['PageModuleView'] => ({ items: modules }) })
     page('developer')
     expect(await screen.findByRole('link', { name: 'postgres-rds' })).toHaveAttribute('href', '/orgs/acme/modules/postgres-rds')
     expect(screen.getByText('v3')).toBeInTheDocument()
@@ -28,7 +28,7 @@ describe('ModulesPage', () => {
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/modules': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/modules': (): Schemas['PageModuleView'] => ({ items: [] }) })
     page('platform-engineer')
     expect(await screen.findByText(/No modules yet/)).toBeInTheDocument()
   })
@@ -41,9 +41,9 @@ describe('ModulesPage', () => {
 
   it('creates an inline module with its params, inputs, provider mapping and secrets', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/modules': () => ({ items: [] }),
-      'GET /api/v1/orgs/acme/resource-types': () => resourceTypes,
-      'POST /api/v1/orgs/acme/modules': () => ({ id: 'postgres-rds', version: 1 }),
+      'GET /api/v1/orgs/acme/modules': (): Schemas['PageModuleView'] => ({ items: [] }),
+      'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => resourceTypes,
+      'POST /api/v1/orgs/acme/modules': (): Schemas['ModuleView'] => ({ id: 'postgres-rds', version: 1 }),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New module' }))
@@ -80,8 +80,8 @@ describe('ModulesPage', () => {
 
   it('checks params before sending, and shows the API’s errors at their fields', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/modules': () => ({ items: [] }),
-      'GET /api/v1/orgs/acme/resource-types': () => resourceTypes,
+      'GET /api/v1/orgs/acme/modules': (): Schemas['PageModuleView'] => ({ items: [] }),
+      'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => resourceTypes,
       'POST /api/v1/orgs/acme/modules': () =>
         problemResponse(422, 'The request cannot be processed', '1 problem', [
           { pointer: '/dependencies/net/type', detail: 'unknown resource type `vpcc`' },

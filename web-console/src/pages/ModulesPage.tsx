@@ -2,7 +2,7 @@ import { Managed } from '../components/Managed'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { useModules } from '../api/lists'
+import { listKeys, useModules } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { Dialog } from '../components/Dialog'
@@ -13,7 +13,7 @@ import { ModuleForm } from './ModuleForm'
 /** Modules: the OpenTofu code that provisions resources of a type, each change a new version. */
 export function ModulesPage() {
   const { org, can } = useOrg()
-  const key = ['org', org, 'modules']
+  const key = listKeys.modules(org)
   const query = useModules(org)
   const [creating, setCreating] = useState(false)
   const client = useQueryClient()

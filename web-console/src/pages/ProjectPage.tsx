@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
-import { useEnvTypes, useEnvironments } from '../api/lists'
+import { listKeys, useEnvTypes, useEnvironments } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
-import { fieldErrors, ProblemMessage } from '../components/ProblemMessage'
+import { FormProblem, ProblemMessage, problemsByField } from '../components/ProblemMessage'
 import { StatusBadge } from '../components/Status'
 import { Time } from '../components/Time'
 
@@ -22,7 +22,7 @@ export function ProjectPage() {
   const client = useQueryClient()
   const [dialog, setDialog] = useState<'env' | 'rename' | null>(null)
   const projectQuery = useQuery({
-    queryKey: ['org', org, 'projects', project],
+    queryKey: listKeys.project(org, project),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/projects/{project}', { params: { path: { org, project } } })),
   })
   const envs = useEnvironments(org, project)
@@ -49,7 +49,7 @@ export function ProjectPage() {
                     title={`Delete project “${project}”?`}
                     onConfirm={async () => {
                       await unwrap(api.DELETE('/api/v1/orgs/{org}/projects/{project}', { params: { path: { org, project } } }))
-                      await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
+                      await client.invalidateQueries({ queryKey: listKeys.projects(org) })
                       navigate(`/orgs/${org}/projects`)
                     }}>
                     A project can only be deleted when it has no environments left.
@@ -113,11 +113,11 @@ function RenameDialog({ org, project, onClose }: { org: string; project: Schemas
         }),
       ),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
+      await client.invalidateQueries({ queryKey: listKeys.projects(org) })
       onClose()
     },
   })
-  const errors = fieldErrors(save.error)
+  const errors = problemsByField(save.error)
   return (
     <Dialog open title="Rename project" onClose={onClose}>
       <form
@@ -128,15 +128,8 @@ function RenameDialog({ org, project, onClose }: { org: string; project: Schemas
         <Field label="Name" error={errors.name}>
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />}
         </Field>
-        {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            Save
-          </button>
-        </footer>
+        <FormProblem error={save.error} fields={['name']} />
+        <DialogFooter label="Save" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )
@@ -158,11 +151,11 @@ function NewEnvironmentDialog({ org, project, onClose }: { org: string; project:
         }),
       ),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['org', org, 'projects', project, 'envs'] })
+      await client.invalidateQueries({ queryKey: listKeys.environments(org, project) })
       navigate(`/orgs/${org}/projects/${project}/envs/${id}?tab=manifest`)
     },
   })
-  const errors = fieldErrors(save.error)
+  const errors = problemsByField(save.error)
   return (
     <Dialog open title="New environment" onClose={onClose}>
       <form
@@ -190,15 +183,8 @@ function NewEnvironmentDialog({ org, project, onClose }: { org: string; project:
           )}
         </Field>
         {types.isError && <ProblemMessage error={types.error} />}
-        {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending || !envType}>
-            Create environment
-          </button>
-        </footer>
+        <FormProblem error={save.error} fields={['id', 'env_type_id']} />
+        <DialogFooter label="Create environment" busy={save.isPending} disabled={!envType} onCancel={onClose} />
       </form>
     </Dialog>
   )

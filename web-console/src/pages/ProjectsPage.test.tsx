@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, renderPage } from '../test/render'
 import { ProjectsPage } from './ProjectsPage'
 
@@ -8,17 +9,27 @@ const page = (role: Parameters<typeof fakeSession>[0] = 'owner') =>
 
 /** An organization with some of its configuration: the lists named are answered with one item. */
 function organization(has: string[], extra: Record<string, () => unknown> = {}) {
-  const list = (name: string, item: object) => () => (has.includes(name) ? { items: [item] } : { items: [] })
+  const list =
+    <T,>(name: string, item: T) =>
+    (): { items: T[] } =>
+      has.includes(name) ? { items: [item] } : { items: [] }
   return mockApi({
-    'GET /api/v1/orgs/acme/env-types': list('env-types', { id: 'production' }),
-    'GET /api/v1/orgs/acme/resource-types': list('resource-types', { id: 'postgres' }),
-    'GET /api/v1/orgs/acme/modules': list('modules', { id: 'pg', resource_type: 'postgres' }),
-    'GET /api/v1/orgs/acme/module-rules': list('module-rules', { id: 'r1', module_id: 'pg' }),
-    'GET /api/v1/orgs/acme/runners': list('runners', { id: 'eu-agent', status: 'idle' }),
-    'GET /api/v1/orgs/acme/runner-rules': list('runner-rules', { id: 'rr1', runner_id: 'eu-agent' }),
-    'GET /api/v1/orgs/acme/projects': list('projects', { id: 'shop', name: 'Shop' }),
-    'GET /api/v1/orgs/acme/projects/shop/envs': list('envs', { id: 'prod', env_type_id: 'production', status: 'active' }),
-    'GET /api/v1/orgs/acme/projects/shop/envs/prod/deployments': list('deployments', { id: 'd1', status: 'succeeded' }),
+    'GET /api/v1/orgs/acme/env-types': list<Schemas['EnvTypeView']>('env-types', { id: 'production' }),
+    'GET /api/v1/orgs/acme/resource-types': list<Schemas['ResourceTypeView']>('resource-types', { id: 'postgres' }),
+    'GET /api/v1/orgs/acme/modules': list<Schemas['ModuleView']>('modules', { id: 'pg', resource_type: 'postgres' }),
+    'GET /api/v1/orgs/acme/module-rules': list<Schemas['ModuleRuleView']>('module-rules', { id: 'r1', module_id: 'pg' }),
+    'GET /api/v1/orgs/acme/runners': list<Schemas['RunnerView']>('runners', { id: 'eu-agent', status: 'idle' }),
+    'GET /api/v1/orgs/acme/runner-rules': list<Schemas['RunnerRuleView']>('runner-rules', { id: 'rr1', runner_id: 'eu-agent' }),
+    'GET /api/v1/orgs/acme/projects': list<Schemas['ProjectView']>('projects', { id: 'shop', name: 'Shop' }),
+    'GET /api/v1/orgs/acme/projects/shop/envs': list<Schemas['EnvironmentView']>('envs', {
+      id: 'prod',
+      env_type_id: 'production',
+      status: 'active',
+    }),
+    'GET /api/v1/orgs/acme/projects/shop/envs/prod/deployments': list<Schemas['DeploymentView']>('deployments', {
+      id: 'd1',
+      status: 'succeeded',
+    }),
     ...extra,
   })
 }

@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { api, unwrap } from '../api/client'
-import { useEnvironments, useProjects } from '../api/lists'
+import { listKeys, useEnvironments, useProjects } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
-import { fieldErrors, ProblemMessage } from '../components/ProblemMessage'
+import { FormProblem, ProblemMessage, problemsByField } from '../components/ProblemMessage'
 import { StatusBadge } from '../components/Status'
 import { FirstSteps } from './FirstSteps'
 
@@ -83,11 +83,11 @@ function NewProjectDialog({ org, onClose }: { org: string; onClose: () => void }
   const save = useMutation({
     mutationFn: () => unwrap(api.POST('/api/v1/orgs/{org}/projects', { params: { path: { org } }, body: { id, name: name || id } })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['org', org, 'projects'] })
+      await client.invalidateQueries({ queryKey: listKeys.projects(org) })
       navigate(`/orgs/${org}/projects/${id}`)
     },
   })
-  const errors = fieldErrors(save.error)
+  const errors = problemsByField(save.error)
   return (
     <Dialog open title="New project" onClose={onClose}>
       <form
@@ -101,15 +101,8 @@ function NewProjectDialog({ org, onClose }: { org: string; onClose: () => void }
         <Field label="Name" hint="Shown in the console; defaults to the id." error={errors.name}>
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Creating…' : 'Create project'}
-          </button>
-        </footer>
+        <FormProblem error={save.error} fields={['id', 'name']} />
+        <DialogFooter label="Create project" busyLabel="Creating…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

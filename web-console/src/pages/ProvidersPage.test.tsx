@@ -1,13 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage, setEditor } from '../test/render'
 import { ProvidersPage } from './ProvidersPage'
 
 const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<ProvidersPage />, { url: '/orgs/acme/providers', path: '/orgs/:org/providers', session: fakeSession(role) })
 
-const aws = {
+const aws: Schemas['ProviderView'] = {
   provider_type: 'aws',
   id: 'default',
   source: 'hashicorp/aws',
@@ -28,7 +29,7 @@ describe('ProvidersPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists providers with secret names only, read-only for developers', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/providers': () => ({ items: [aws] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/providers': (): Schemas['PageProviderView'] => ({ items: [aws] }) })
     const { container } = page('developer')
     expect(await screen.findByRole('cell', { name: 'aws.default' })).toBeInTheDocument()
     expect(screen.getByText('hashicorp/aws')).toBeInTheDocument()
@@ -42,7 +43,7 @@ describe('ProvidersPage', () => {
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/providers': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/providers': (): Schemas['PageProviderView'] => ({ items: [] }) })
     page('platform-engineer')
     expect(await screen.findByText(/No providers yet/)).toBeInTheDocument()
   })
@@ -55,8 +56,8 @@ describe('ProvidersPage', () => {
 
   it('keeps untouched secrets as ***, sends replaced ones and drops removed ones, never showing them', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/providers': () => ({ items: [aws] }),
-      'PUT /api/v1/orgs/acme/providers/aws/default': () => aws,
+      'GET /api/v1/orgs/acme/providers': (): Schemas['PageProviderView'] => ({ items: [aws] }),
+      'PUT /api/v1/orgs/acme/providers/aws/default': (): Schemas['ProviderView'] => aws,
     })
     const { container } = page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Edit aws.default' }))
@@ -89,13 +90,13 @@ describe('ProvidersPage', () => {
   it('creates one and shows the API’s errors at their fields', async () => {
     let attempts = 0
     const api = mockApi({
-      'GET /api/v1/orgs/acme/providers': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/providers': (): Schemas['PageProviderView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/providers': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '1 problem', [
               { pointer: '/secrets/region', detail: 'is also set in /configuration; give it in one place' },
             ])
-          : { ...aws, id: 'eu' },
+          : ({ ...aws, id: 'eu' } satisfies Schemas['ProviderView']),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New provider' }))

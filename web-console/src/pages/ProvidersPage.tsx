@@ -2,17 +2,17 @@ import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
-import { useProviders } from '../api/lists'
+import { listKeys, useProviders } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
 import type { LineProblem } from '../components/CodeEditor'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { Time } from '../components/Time'
 import {
-  FormProblem,
   isJsonObject,
   JsonField,
   jsonText,
@@ -20,7 +20,6 @@ import {
   mapOf,
   parseJsonObject,
   prettyJson,
-  problemsByField,
   rowsOf,
   rowsProblem,
   type KeyValueRow,
@@ -34,7 +33,7 @@ const FIELDS = ['provider_type', 'id', 'source', 'version_constraint', 'configur
 /** Providers: OpenTofu provider configurations that modules map their providers to, with write-only secrets. */
 export function ProvidersPage() {
   const { org, can } = useOrg()
-  const key = ['org', org, 'providers']
+  const key = listKeys.providers(org)
   const query = useProviders(org)
   const [editing, setEditing] = useState<Provider | 'new' | null>(null)
   const client = useQueryClient()
@@ -270,14 +269,7 @@ function ProviderDialog({
           error={secretsProblem ?? errors.secrets}
         />
         <FormProblem error={save.error} fields={FIELDS} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <DialogFooter label="Save" busyLabel="Saving…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

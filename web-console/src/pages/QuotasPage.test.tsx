@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, renderPage } from '../test/render'
 import { QuotasPage } from './QuotasPage'
 
@@ -11,7 +12,7 @@ const page = (admin: boolean) =>
     session: fakeSession('viewer', 'acme', { instance_admin: admin }),
   })
 
-const quotas = {
+const quotas: Schemas['QuotasView'] = {
   items: [
     { name: 'projects', scope: 'organization', description: 'projects in the organization', hard: 5, used: 5, default: false },
     { name: 'runners', scope: 'organization', description: 'runners registered in the organization', hard: 50, used: 3, default: true },

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { useSession } from '../auth/session'
 import { Async } from '../components/Async'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
-import { fieldErrors, ProblemMessage } from '../components/ProblemMessage'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 
 type Quota = Schemas['QuotaItem']
 
@@ -33,7 +34,7 @@ function usage(q: Quota) {
 export function QuotasPage() {
   const { org } = useOrg()
   const session = useSession()
-  const key = ['org', org, 'quotas']
+  const key = listKeys.quotas(org)
   const query = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/quotas', { params: { path: { org } } })) })
   const [editing, setEditing] = useState(false)
   const client = useQueryClient()
@@ -124,7 +125,7 @@ function QuotasDialog({ org, quotas, onClose, onSaved }: { org: string; quotas: 
       onClose()
     },
   })
-  const errors = fieldErrors(save.error)
+  const errors = problemsByField(save.error)
   return (
     <Dialog open title={`Quotas of ${org}`} onClose={onClose}>
       <form
@@ -150,15 +151,8 @@ function QuotasDialog({ org, quotas, onClose, onSaved }: { org: string; quotas: 
             )}
           </Field>
         ))}
-        {save.isError && Object.keys(errors).length === 0 && <ProblemMessage error={save.error} />}
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <FormProblem error={save.error} fields={quotas.map((q) => q.name!)} />
+        <DialogFooter label="Save" busyLabel="Saving…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage, setEditor } from '../test/render'
 import { ResourceTypesPage } from './ResourceTypesPage'
 
 const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<ResourceTypesPage />, { url: '/orgs/acme/resource-types', path: '/orgs/:org/resource-types', session: fakeSession(role) })
 
-/** Replaces the text of a CodeEditor, as typing would. */
-const postgres = {
+const postgres: Schemas['ResourceTypeView'] = {
   id: 'postgres',
   description: 'PostgreSQL database',
   developer_accessible: true,
@@ -16,13 +16,13 @@ const postgres = {
   created_at: '2024-01-01T00:00:00Z',
   output_schema: { type: 'object', required: ['host'], properties: { host: { type: 'string' }, port: { type: 'integer' } } },
 }
-const vpc = { id: 'vpc', description: 'Network', developer_accessible: false, version: 1 }
+const vpc: Schemas['ResourceTypeView'] = { id: 'vpc', description: 'Network', developer_accessible: false, version: 1 }
 
 describe('ResourceTypesPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists resource types with their outputs and hides editing from developers', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/resource-types': () => ({ items: [postgres, vpc] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [postgres, vpc] }) })
     page('developer')
     expect(await screen.findByText('postgres')).toBeInTheDocument()
     expect(screen.getByText('PostgreSQL database')).toBeInTheDocument()
@@ -34,7 +34,7 @@ describe('ResourceTypesPage', () => {
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/resource-types': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [] }) })
     page('platform-engineer')
     expect(await screen.findByText(/No resource types yet/)).toBeInTheDocument()
   })
@@ -46,7 +46,7 @@ describe('ResourceTypesPage', () => {
   })
 
   it('keeps invalid JSON from being sent and says where it is wrong', async () => {
-    const api = mockApi({ 'GET /api/v1/orgs/acme/resource-types': () => ({ items: [] }) })
+    const api = mockApi({ 'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [] }) })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New resource type' }))
     await userEvent.type(screen.getByLabelText('Id'), 'queue')
@@ -65,13 +65,13 @@ describe('ResourceTypesPage', () => {
   it('creates one, and shows the API’s schema error next to the editor', async () => {
     let attempts = 0
     const api = mockApi({
-      'GET /api/v1/orgs/acme/resource-types': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/resource-types': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '/output_schema is not a valid JSON Schema', [
               { pointer: '/output_schema/properties/port/type', detail: 'must be a JSON Schema type' },
             ])
-          : { id: 'queue' },
+          : ({ id: 'queue' } satisfies Schemas['ResourceTypeView']),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New resource type' }))
@@ -96,8 +96,8 @@ describe('ResourceTypesPage', () => {
 
   it('edits one with the version it read', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/resource-types': () => ({ items: [postgres] }),
-      'PUT /api/v1/orgs/acme/resource-types/postgres': () => postgres,
+      'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [postgres] }),
+      'PUT /api/v1/orgs/acme/resource-types/postgres': (): Schemas['ResourceTypeView'] => postgres,
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Edit postgres' }))

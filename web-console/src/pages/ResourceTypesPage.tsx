@@ -2,16 +2,17 @@ import { Managed } from '../components/Managed'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
-import { useResourceTypes } from '../api/lists'
+import { listKeys, useResourceTypes } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton } from '../components/Buttons'
 import type { LineProblem } from '../components/CodeEditor'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { Time } from '../components/Time'
-import { FormProblem, isJsonObject, JsonField, jsonText, parseJsonObject, prettyJson, problemsByField } from '../components/forms'
+import { isJsonObject, JsonField, jsonText, parseJsonObject, prettyJson } from '../components/forms'
 
 type ResourceType = Schemas['ResourceTypeView']
 
@@ -34,7 +35,7 @@ function outputNames(schema: unknown): string {
 /** Resource types: what developers can ask for in manifests, and the outputs their modules must report. */
 export function ResourceTypesPage() {
   const { org, can } = useOrg()
-  const key = ['org', org, 'resource-types']
+  const key = listKeys.resourceTypes(org)
   const query = useResourceTypes(org)
   const [editing, setEditing] = useState<ResourceType | 'new' | null>(null)
   const client = useQueryClient()
@@ -232,14 +233,7 @@ function ResourceTypeDialog({
           }
         />
         <FormProblem error={save.error} fields={['id', 'description', 'output_schema']} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <DialogFooter label="Save" busyLabel="Saving…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

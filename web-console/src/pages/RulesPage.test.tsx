@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { RulesPage } from './RulesPage'
 
@@ -12,28 +13,30 @@ const DEFAULT_RULE = '22222222-aaaa-4bbb-8ccc-000000000002'
 const RUNNER_RULE = '33333333-aaaa-4bbb-8ccc-000000000003'
 
 const lists = {
-  'GET /api/v1/orgs/acme/module-rules': () => ({
+  'GET /api/v1/orgs/acme/module-rules': (): Schemas['PageModuleRuleView'] => ({
     items: [
       { id: RDS_RULE, module_id: 'postgres-rds', env_type_id: 'production', created_at: '2026-01-01T00:00:00Z' },
       { id: DEFAULT_RULE, module_id: 'postgres-local', created_at: '2026-01-01T00:00:00Z' },
     ],
   }),
-  'GET /api/v1/orgs/acme/runner-rules': () => ({
+  'GET /api/v1/orgs/acme/runner-rules': (): Schemas['PageRunnerRuleView'] => ({
     items: [
       { id: RUNNER_RULE, runner_id: 'eu-agent', env_type_id: 'production', resource_class: 'large', created_at: '2026-01-01T00:00:00Z' },
     ],
   }),
-  'GET /api/v1/orgs/acme/modules': () => ({
+  'GET /api/v1/orgs/acme/modules': (): Schemas['PageModuleView'] => ({
     items: [
       { id: 'postgres-rds', resource_type: 'postgres' },
       { id: 'postgres-local', resource_type: 'postgres' },
     ],
   }),
-  'GET /api/v1/orgs/acme/runners': () => ({ items: [{ id: 'eu-agent' }] }),
-  'GET /api/v1/orgs/acme/env-types': () => ({ items: [{ id: 'production' }, { id: 'development' }] }),
-  'GET /api/v1/orgs/acme/projects': () => ({ items: [{ id: 'shop', name: 'Shop' }] }),
-  'GET /api/v1/orgs/acme/resource-types': () => ({ items: [{ id: 'postgres' }, { id: 'vpc' }] }),
-  'GET /api/v1/orgs/acme/projects/shop/envs': () => ({ items: [{ id: 'prod', env_type_id: 'production' }] }),
+  'GET /api/v1/orgs/acme/runners': (): Schemas['PageRunnerView'] => ({ items: [{ id: 'eu-agent' }] }),
+  'GET /api/v1/orgs/acme/env-types': (): Schemas['PageEnvTypeView'] => ({ items: [{ id: 'production' }, { id: 'development' }] }),
+  'GET /api/v1/orgs/acme/projects': (): Schemas['PageProjectView'] => ({ items: [{ id: 'shop', name: 'Shop' }] }),
+  'GET /api/v1/orgs/acme/resource-types': (): Schemas['PageResourceTypeView'] => ({ items: [{ id: 'postgres' }, { id: 'vpc' }] }),
+  'GET /api/v1/orgs/acme/projects/shop/envs': (): Schemas['PageEnvironmentView'] => ({
+    items: [{ id: 'prod', env_type_id: 'production' }],
+  }),
 }
 
 const explanation = {
@@ -73,7 +76,7 @@ const explanation = {
     ],
     error: 'no runner rule matches postgres/default/shared.db in shop/prod',
   },
-}
+} satisfies Schemas['ExplainView']
 
 describe('RulesPage', () => {
   afterEach(() => vi.unstubAllGlobals())
@@ -94,13 +97,16 @@ describe('RulesPage', () => {
   })
 
   it('shows empty states', async () => {
-    mockApi({ ...lists, 'GET /api/v1/orgs/acme/module-rules': () => ({ items: [] }) })
+    mockApi({ ...lists, 'GET /api/v1/orgs/acme/module-rules': () => ({ items: [] }) satisfies Schemas['PageModuleRuleView'] })
     page('platform-engineer')
     expect(await screen.findByText(/No module rules yet/)).toBeInTheDocument()
   })
 
   it('creates a module rule with only the criteria that are set', async () => {
-    const api = mockApi({ ...lists, 'POST /api/v1/orgs/acme/module-rules': () => ({ id: 'x', module_id: 'postgres-rds' }) })
+    const api = mockApi({
+      ...lists,
+      'POST /api/v1/orgs/acme/module-rules': () => ({ id: 'x', module_id: 'postgres-rds' }) satisfies Schemas['ModuleRuleView'],
+    })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'New module rule' }))
     const dialog = screen.getByRole('dialog', { name: 'New module rule' })
@@ -204,7 +210,7 @@ describe('RulesPage', () => {
           },
         ],
       },
-    }
+    } satisfies Schemas['ExplainView']
     mockApi({ ...lists, 'GET /api/v1/orgs/acme/projects/shop/envs/prod/explain': () => grouped })
     page('viewer')
     const project = await screen.findByLabelText('Project')

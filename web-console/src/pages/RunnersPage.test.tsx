@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { RunnersPage } from './RunnersPage'
 
@@ -8,7 +9,7 @@ const page = (role: Parameters<typeof fakeSession>[0]) =>
   renderPage(<RunnersPage />, { url: '/orgs/acme/runners', path: '/orgs/:org/runners', session: fakeSession(role) })
 
 const KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAexample\n-----END PUBLIC KEY-----'
-const runners = [
+const runners: Schemas['RunnerView'][] = [
   {
     id: 'eu-agent',
     description: 'Frankfurt',
@@ -37,7 +38,7 @@ describe('RunnersPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists runners with status, capacity and labels, read-only for developers', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/runners': () => ({ items: runners }) })
+    mockApi({ 'GET /api/v1/orgs/acme/runners': (): Schemas['PageRunnerView'] => ({ items: runners }) })
     page('developer')
     expect(await screen.findByText('eu-agent')).toBeInTheDocument()
     expect(screen.getByText('Frankfurt')).toBeInTheDocument()
@@ -56,7 +57,7 @@ describe('RunnersPage', () => {
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/orgs/acme/runners': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/orgs/acme/runners': (): Schemas['PageRunnerView'] => ({ items: [] }) })
     page('platform-engineer')
     expect(await screen.findByText(/No runners yet/)).toBeInTheDocument()
   })
@@ -70,13 +71,13 @@ describe('RunnersPage', () => {
   it('registers a runner step by step and shows the command that starts its agent', async () => {
     let attempts = 0
     const api = mockApi({
-      'GET /api/v1/orgs/acme/runners': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/runners': (): Schemas['PageRunnerView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/runners': () =>
         ++attempts === 1
           ? problemResponse(400, 'The request is not valid', '1 problem', [
               { pointer: '/public_key', detail: 'is not an Ed25519 public key in PEM' },
             ])
-          : { ...runners[0], id: 'lab' },
+          : ({ ...runners[0], id: 'lab' } satisfies Schemas['RunnerView']),
     })
     page('platform-engineer')
     await userEvent.click(await screen.findByRole('button', { name: 'Register a runner' }))
@@ -116,7 +117,7 @@ describe('RunnersPage', () => {
 
   it('edits a runner with the version it read', async () => {
     const api = mockApi({
-      'GET /api/v1/orgs/acme/runners': () => ({ items: runners }),
+      'GET /api/v1/orgs/acme/runners': (): Schemas['PageRunnerView'] => ({ items: runners }),
       'PUT /api/v1/orgs/acme/runners/eu-agent': () => runners[0],
     })
     page('platform-engineer')

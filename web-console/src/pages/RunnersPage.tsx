@@ -3,16 +3,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { api, unwrap, type Schemas } from '../api/client'
-import { useRunners } from '../api/lists'
+import { listKeys, useRunners } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton, CopyButton } from '../components/Buttons'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
 import { PageHeader } from '../components/Layout'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { StatusBadge } from '../components/Status'
 import { Time } from '../components/Time'
-import { FormProblem, KeyValueRows, mapOf, problemsByField, rowsOf, rowsProblem, type KeyValueRow } from '../components/forms'
+import { KeyValueRows, mapOf, rowsOf, rowsProblem, type KeyValueRow } from '../components/forms'
 
 type Runner = Schemas['RunnerView']
 type RunnerRequest = Schemas['RunnerRequest']
@@ -28,12 +29,11 @@ function startCommand(org: string, runner: string): string {
 /** Runners: agents in your own networks that claim jobs and run OpenTofu. */
 export function RunnersPage() {
   const { org, can } = useOrg()
-  const key = ['org', org, 'runners']
   const query = useRunners(org, 30_000)
   const [editing, setEditing] = useState<Runner | 'new' | null>(null)
   const client = useQueryClient()
   const editable = can('platform-engineer')
-  const saved = () => client.invalidateQueries({ queryKey: key })
+  const saved = () => client.invalidateQueries({ queryKey: listKeys.runners(org) })
   return (
     <>
       <PageHeader
@@ -281,11 +281,7 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
           </p>
           <Command text={startCommand(org, registered)} copyLabel="Copy start command" />
         </div>
-        <footer>
-          <button type="button" className="primary" onClick={onClose} autoFocus>
-            Done
-          </button>
-        </footer>
+        <DialogFooter label="Done" onAction={onClose} autoFocus />
       </Dialog>
     )
   }
@@ -314,14 +310,7 @@ function RegisterRunnerDialog({ org, onClose, onSaved }: { org: string; onClose:
           </li>
         </ol>
         <FormProblem error={save.error} fields={FIELDS} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Registering…' : 'Register runner'}
-          </button>
-        </footer>
+        <DialogFooter label="Register runner" busyLabel="Registering…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )
@@ -355,14 +344,7 @@ function EditRunnerDialog({ org, runner, onClose, onSaved }: { org: string; runn
       <form onSubmit={submit}>
         <RunnerFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} errors={errors} isNew={false} />
         <FormProblem error={save.error} fields={FIELDS} />
-        <footer>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <DialogFooter label="Save" busyLabel="Saving…" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   )

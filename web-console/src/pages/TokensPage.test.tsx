@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Schemas } from '../api/client'
 import { fakeSession, mockApi, problemResponse, renderPage } from '../test/render'
 import { endOfDay } from '../components/Tokens'
 import { TokensPage } from './TokensPage'
@@ -8,14 +9,14 @@ import { TokensPage } from './TokensPage'
 const page = (role: Parameters<typeof fakeSession>[0] = 'viewer') =>
   renderPage(<TokensPage />, { url: '/orgs/acme/tokens', path: '/orgs/:org/tokens', session: fakeSession(role) })
 
-const laptop = {
+const laptop: Schemas['TokenView'] = {
   id: '3f0c5f56-1111-4c1e-9c55-000000000001',
   name: 'laptop',
   prefix: 'pst_ab12',
   created_at: '2026-01-01T10:00:00Z',
   last_used_at: '2026-01-02T10:00:00Z',
 }
-const old = {
+const old: Schemas['TokenView'] = {
   id: '3f0c5f56-1111-4c1e-9c55-000000000002',
   name: 'old-ci',
   prefix: 'pst_zz99',
@@ -27,7 +28,7 @@ describe('TokensPage', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('lists my tokens by prefix, never their secret, and only active ones can be revoked', async () => {
-    const api = mockApi({ 'GET /api/v1/tokens': () => ({ items: [laptop, old] }) })
+    const api = mockApi({ 'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items: [laptop, old] }) })
     page()
     expect(await screen.findByText('laptop')).toBeInTheDocument()
     expect(screen.getByText('pst_ab12…')).toBeInTheDocument()
@@ -35,23 +36,29 @@ describe('TokensPage', () => {
     expect(within(oldRow).getByText('revoked')).toBeInTheDocument()
     expect(within(oldRow).queryByRole('button', { name: 'Revoke' })).not.toBeInTheDocument()
     expect(screen.getAllByRole('button', { name: 'Revoke' })).toHaveLength(1)
-    expect(screen.getByRole('link', { name: /Members/ })).toHaveAttribute('href', '/orgs/acme/members')
+    expect(screen.getByRole('link', { name: 'Service users' })).toHaveAttribute('href', '/orgs/acme/service-users')
     expect(api.calls).toContain('GET /api/v1/tokens?limit=500')
   })
 
   it('shows an empty state', async () => {
-    mockApi({ 'GET /api/v1/tokens': () => ({ items: [] }) })
+    mockApi({ 'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items: [] }) })
     page()
     expect(await screen.findByText(/You have no API tokens yet/)).toBeInTheDocument()
   })
 
   it('creates a token and shows it once, until the dialog closes', async () => {
-    let items: unknown[] = []
+    let items: Schemas['TokenView'][] = []
     const api = mockApi({
-      'GET /api/v1/tokens': () => ({ items }),
+      'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items }),
       'POST /api/v1/tokens': () => {
         items = [{ ...laptop, name: 'deploy', expires_at: endOfDay('2030-01-31') }]
-        return { id: laptop.id, name: 'deploy', prefix: 'pst_ab12', token: 'pst_ab12SECRETSECRET', expires_at: endOfDay('2030-01-31') }
+        return {
+          id: laptop.id,
+          name: 'deploy',
+          prefix: 'pst_ab12',
+          token: 'pst_ab12SECRETSECRET',
+          expires_at: endOfDay('2030-01-31'),
+        } satisfies Schemas['CreatedTokenView']
       },
     })
     page()
@@ -71,8 +78,8 @@ describe('TokensPage', () => {
 
   it('sends no expiry when none is picked', async () => {
     const api = mockApi({
-      'GET /api/v1/tokens': () => ({ items: [] }),
-      'POST /api/v1/tokens': () => ({ id: laptop.id, name: 'cli', token: 'pst_x' }),
+      'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items: [] }),
+      'POST /api/v1/tokens': (): Schemas['CreatedTokenView'] => ({ id: laptop.id, name: 'cli', token: 'pst_x' }),
     })
     page()
     await userEvent.click(await screen.findByRole('button', { name: 'New token' }))
@@ -83,8 +90,8 @@ describe('TokensPage', () => {
 
   it('revokes a token', async () => {
     const api = mockApi({
-      'GET /api/v1/tokens': () => ({ items: [laptop] }),
-      'DELETE /api/v1/tokens/[^/]+': () => ({ ...laptop, revoked_at: '2026-02-01T00:00:00Z' }),
+      'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items: [laptop] }),
+      'DELETE /api/v1/tokens/[^/]+': (): Schemas['TokenView'] => ({ ...laptop, revoked_at: '2026-02-01T00:00:00Z' }),
     })
     page()
     await userEvent.click(await screen.findByRole('button', { name: 'Revoke' }))
@@ -95,7 +102,7 @@ describe('TokensPage', () => {
 
   it('shows the API’s problem when a token cannot be created', async () => {
     mockApi({
-      'GET /api/v1/tokens': () => ({ items: [] }),
+      'GET /api/v1/tokens': (): Schemas['PageTokenView'] => ({ items: [] }),
       'POST /api/v1/tokens': () => problemResponse(403, 'Forbidden', 'service users cannot create their own tokens'),
     })
     page()

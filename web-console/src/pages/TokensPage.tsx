@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { api, unwrap } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { PageHeader } from '../components/Layout'
 import { CreatedTokenDialog, NewTokenDialog, TokenTable, type CreatedToken } from '../components/Tokens'
@@ -9,7 +10,7 @@ import { CreatedTokenDialog, NewTokenDialog, TokenTable, type CreatedToken } fro
 /** The signed-in user's own API tokens. */
 export function TokensPage() {
   const { org } = useOrg()
-  const key = ['me', 'tokens']
+  const key = listKeys.myTokens()
   const query = useQuery({
     queryKey: key,
     queryFn: () => unwrap(api.GET('/api/v1/tokens', { params: { query: { limit: 500 } } })),
@@ -29,7 +30,7 @@ export function TokensPage() {
       </PageHeader>
       <p className="hint">
         Tokens of service users (for CI and other automation) are managed on the{' '}
-        <Link to={`/orgs/${org}/members`}>Members &amp; service users</Link> page.
+        <Link to={`/orgs/${org}/service-users`}>Service users</Link> page.
       </p>
       <TokenTable
         query={query}

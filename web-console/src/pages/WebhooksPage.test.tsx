@@ -20,8 +20,8 @@ describe('WebhooksPage', () => {
 
   it('shows each webhook with its delivery log', async () => {
     mockApi({
-      'GET /api/v1/orgs/acme/webhooks': () => ({ items: [hook] }),
-      'GET /api/v1/orgs/acme/webhooks/[^/]+/deliveries': () => ({
+      'GET /api/v1/orgs/acme/webhooks': (): Schemas['PageWebhookView'] => ({ items: [hook] }),
+      'GET /api/v1/orgs/acme/webhooks/[^/]+/deliveries': (): Schemas['PageWebhookDeliveryView'] => ({
         items: [
           {
             id: 'd2',
@@ -61,7 +61,7 @@ describe('WebhooksPage', () => {
   it('adds a webhook, shows its secret once, and marks a refused address at its field', async () => {
     let refuse = true
     const api = mockApi({
-      'GET /api/v1/orgs/acme/webhooks': () => ({ items: [] }),
+      'GET /api/v1/orgs/acme/webhooks': (): Schemas['PageWebhookView'] => ({ items: [] }),
       'POST /api/v1/orgs/acme/webhooks': () => {
         if (refuse) {
           refuse = false
@@ -69,7 +69,7 @@ describe('WebhooksPage', () => {
             { pointer: '/url', detail: 'host `intranet` is 10.0.0.7, a private address' },
           ])
         }
-        return { ...hook, secret: 'whsec_c2VjcmV0LXNob3duLW9uY2U=' }
+        return { ...hook, secret: 'whsec_c2VjcmV0LXNob3duLW9uY2U=' } satisfies Schemas['Webhook']
       },
     })
     page()

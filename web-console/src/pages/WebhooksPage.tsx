@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap, type Schemas } from '../api/client'
+import { listKeys } from '../api/lists'
 import { useOrg } from '../auth/org'
 import { Async } from '../components/Async'
 import { ConfirmButton, CopyButton } from '../components/Buttons'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogFooter } from '../components/Dialog'
 import { Field } from '../components/Field'
-import { FormProblem, problemsByField } from '../components/forms'
 import { PageHeader } from '../components/Layout'
+import { FormProblem, problemsByField } from '../components/ProblemMessage'
 import { Time } from '../components/Time'
 
 type Webhook = Schemas['Webhook']
@@ -29,7 +30,7 @@ function DeliveryStatus({ status }: { status?: string }) {
 /** A subscription's delivery log, newest first. */
 function Deliveries({ org, webhook }: { org: string; webhook: Webhook }) {
   const deliveries = useQuery({
-    queryKey: ['org', org, 'webhooks', webhook.id, 'deliveries'],
+    queryKey: listKeys.webhookDeliveries(org, webhook.id!),
     queryFn: () =>
       unwrap(api.GET('/api/v1/orgs/{org}/webhooks/{id}/deliveries', { params: { path: { org, id: webhook.id! }, query: { limit: 50 } } })),
     refetchInterval: 5_000,
@@ -95,30 +96,28 @@ function CreateDialog({ org, onClose }: { org: string; onClose: () => void }) {
           body: { url, events, ...(description.trim() ? { description } : {}) },
         }),
       ),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['org', org, 'webhooks'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: listKeys.webhooks(org) }),
   })
   const errors = problemsByField(create.error)
   if (create.data) {
     return (
       <Dialog open title="Webhook added" onClose={onClose}>
-        <p>
-          Verify each delivery's <code>webhook-signature</code> with this secret. It is shown only now: keep it in your receiver's secret
-          store.
-        </p>
-        <p>
-          <code className="wrap-anywhere" data-testid="webhook-secret">
-            {create.data.secret}
-          </code>{' '}
-          <CopyButton text={create.data.secret ?? ''} />
-        </p>
-        <p className="hint">
-          A test delivery (<code>ping</code>) is on its way; its result appears in the delivery log.
-        </p>
-        <div className="actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
+        <div className="dialog-body">
+          <p>
+            Verify each delivery's <code>webhook-signature</code> with this secret. It is shown only now: keep it in your receiver's secret
+            store.
+          </p>
+          <p>
+            <code className="wrap-anywhere" data-testid="webhook-secret">
+              {create.data.secret}
+            </code>{' '}
+            <CopyButton text={create.data.secret ?? ''} />
+          </p>
+          <p className="hint">
+            A test delivery (<code>ping</code>) is on its way; its result appears in the delivery log.
+          </p>
         </div>
+        <DialogFooter label="Done" onAction={onClose} />
       </Dialog>
     )
   }
@@ -159,14 +158,7 @@ function CreateDialog({ org, onClose }: { org: string; onClose: () => void }) {
           {(p) => <input {...p} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />}
         </Field>
         <FormProblem error={create.error} fields={['url', 'events', 'description']} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={create.isPending || events.length === 0}>
-            Add webhook
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogFooter label="Add webhook" busy={create.isPending} disabled={events.length === 0} onCancel={onClose} />
       </form>
     </Dialog>
   )
@@ -179,7 +171,7 @@ export function WebhooksPage() {
   const [adding, setAdding] = useState(false)
   const [open, setOpen] = useState<string | null>(null)
   const list = useQuery({
-    queryKey: ['org', org, 'webhooks'],
+    queryKey: listKeys.webhooks(org),
     queryFn: () => unwrap(api.GET('/api/v1/orgs/{org}/webhooks', { params: { path: { org }, query: { limit: 100 } } })),
   })
   return (
@@ -236,7 +228,7 @@ export function WebhooksPage() {
                       title="Remove this webhook?"
                       onConfirm={async () => {
                         await unwrap(api.DELETE('/api/v1/orgs/{org}/webhooks/{id}', { params: { path: { org, id: w.id! } } }))
-                        await client.invalidateQueries({ queryKey: ['org', org, 'webhooks'] })
+                        await client.invalidateQueries({ queryKey: listKeys.webhooks(org) })
                       }}>
                       Deliveries to <code>{w.url}</code> stop, and its delivery log goes with it.
                     </ConfirmButton>

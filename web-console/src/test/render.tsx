@@ -4,7 +4,7 @@ import { EditorView } from '@codemirror/view'
 import type { ReactElement } from 'react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { vi } from 'vitest'
-import type { Role } from '../api/client'
+import type { Problem, Role, Schemas } from '../api/client'
 import { SessionContext, type Me, type Session } from '../auth/session'
 
 /** A signed-in session for component tests. */
@@ -86,8 +86,10 @@ export function mockApi(handlers: Record<string, Handler>): MockApi {
   return state
 }
 
-export function problemResponse(status: number, title: string, detail?: string, errors?: unknown[]): Response {
-  return new Response(JSON.stringify({ type: 'about:blank', title, status, detail, errors }), {
+/** An answer with problem details, as the API gives them. */
+export function problemResponse(status: number, title: string, detail?: string, errors?: Schemas['ProblemFieldError'][]): Response {
+  const problem: Problem = { type: 'about:blank', title, status, detail, errors }
+  return new Response(JSON.stringify(problem), {
     status,
     headers: { 'Content-Type': 'application/problem+json' },
   })

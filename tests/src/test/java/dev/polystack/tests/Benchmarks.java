@@ -325,7 +325,7 @@ class Benchmarks {
         runner.result(
                 job.jobId(),
                 new dev.polystack.runner.protocol.JobResult(
-                        "succeeded",
+                        dev.polystack.runner.protocol.JobStatus.SUCCEEDED,
                         Map.of(
                                 "name",
                                 new dev.polystack.runner.protocol.JobResult.Output(

@@ -273,7 +273,8 @@ class ConsoleIT {
             {"Runners", "runners"},
             {"Providers", "providers"},
             {"Environment types", "env-types"},
-            {"Members & service users", "members"},
+            {"Members", "members"},
+            {"Service users", "service-users"},
             {"Quotas", "quotas"},
             {"Audit log", "audit"}
         }) {
@@ -529,6 +530,8 @@ class ConsoleIT {
                 "providers",
                 "runners",
                 "members",
+                "service-users",
+                "group-mappings",
                 "quotas",
                 "audit",
                 "tokens",

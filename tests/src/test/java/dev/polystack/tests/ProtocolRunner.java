@@ -4,6 +4,7 @@ import dev.polystack.runner.ControlPlane;
 import dev.polystack.runner.Keys;
 import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
+import dev.polystack.runner.protocol.JobStatus;
 
 import java.io.IOException;
 import java.net.URI;
@@ -78,7 +79,7 @@ final class ProtocolRunner implements AutoCloseable {
                 next = controlPlane.resultAndNext(
                         job.jobId(),
                         new JobResult(
-                                "succeeded",
+                                JobStatus.SUCCEEDED,
                                 Map.of(
                                         "name",
                                         new JobResult.Output(
