@@ -187,14 +187,7 @@ class Benchmarks {
     }
 
     private void configure(Polystack polystack) {
-        polystack
-                .api()
-                .body(Map.of("id", "acme", "name", "Acme"))
-                .post("/api/v1/orgs")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
+        polystack.configure(ControlPlaneCrashIT.MODULE, ControlPlaneCrashIT.PARAMS);
         // the benchmark measures the engine at scale, not the default quotas: thousands of runners, 10,000-resource
         // manifests
         polystack
@@ -215,68 +208,6 @@ class Benchmarks {
                 .log()
                 .ifValidationFails()
                 .statusCode(200);
-        polystack
-                .api()
-                .body(Map.of("id", "production"))
-                .post("/api/v1/orgs/acme/env-types")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        polystack
-                .api()
-                .body(Map.of("id", "shop", "name", "Shop"))
-                .post("/api/v1/orgs/acme/projects")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        polystack
-                .api()
-                .body(Map.of(
-                        "id",
-                        "thing",
-                        "output_schema",
-                        Map.of(
-                                "type",
-                                "object",
-                                "required",
-                                List.of("name"),
-                                "properties",
-                                Map.of("name", Map.of("type", "string")))))
-                .post("/api/v1/orgs/acme/resource-types")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        polystack
-                .api()
-                .body(Map.of(
-                        "id",
-                        "thing",
-                        "resource_type",
-                        "thing",
-                        "module_source",
-                        "inline",
-                        "module_source_code",
-                        ControlPlaneCrashIT.MODULE,
-                        "module_params",
-                        ControlPlaneCrashIT.PARAMS,
-                        "module_inputs",
-                        Map.of("name", "${context.env_id}-${context.res_id}")))
-                .post("/api/v1/orgs/acme/modules")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        polystack
-                .api()
-                .body(Map.of("module_id", "thing"))
-                .post("/api/v1/orgs/acme/module-rules")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
     }
 
     /**

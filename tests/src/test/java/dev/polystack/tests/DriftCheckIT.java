@@ -405,44 +405,9 @@ class DriftCheckIT {
     }
 
     private static void configure(String url, String module, Map<String, Object> params) {
-        api(url).body(Map.of("id", "acme", "name", "Acme"))
-                .post("/api/v1/orgs")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "production"))
-                .post("/api/v1/orgs/acme/env-types")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "shop", "name", "Shop"))
-                .post("/api/v1/orgs/acme/projects")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "prod", "env_type_id", "production"))
-                .post("/api/v1/orgs/acme/projects/shop/envs")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("id", "watched"))
-                .post("/api/v1/orgs/acme/resource-types")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of(
-                        "id",
-                        "watched",
-                        "resource_type",
-                        "watched",
-                        "module_source",
-                        "inline",
-                        "module_source_code",
-                        module,
-                        "module_params",
-                        params))
-                .post("/api/v1/orgs/acme/modules")
-                .then()
-                .statusCode(201);
-        api(url).body(Map.of("module_id", "watched"))
-                .post("/api/v1/orgs/acme/module-rules")
-                .then()
-                .statusCode(201);
+        Polystack polystack = new Polystack(url, ADMIN);
+        polystack.configure("watched", null, module, params, Map.of());
+        polystack.environment("prod");
     }
 
     private static String start(String url, String path, Map<String, Object> body) {

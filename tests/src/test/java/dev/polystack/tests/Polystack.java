@@ -36,6 +36,31 @@ final class Polystack {
 
     /** Organization acme, env type production, project shop, resource type thing and its module with a rule. */
     void configure(String module, Map<String, Object> params) {
+        configure(
+                "thing",
+                Map.of(
+                        "type",
+                        "object",
+                        "required",
+                        List.of("name"),
+                        "properties",
+                        Map.of("name", Map.of("type", "string"))),
+                module,
+                params,
+                Map.of("name", "${context.env_id}-${context.res_id}"));
+    }
+
+    /**
+     * The fixture every end-to-end test starts from: organization acme, env type production, project shop, resource
+     * type {@code type} (with {@code outputSchema}, or none when null) and its module of the same name ({@code module}
+     * with {@code params} and {@code inputs}), chosen by a rule without criteria.
+     */
+    void configure(
+            String type,
+            Map<String, Object> outputSchema,
+            String module,
+            Map<String, Object> params,
+            Map<String, Object> inputs) {
         api().body(Map.of("id", "acme", "name", "Acme"))
                 .post("/api/v1/orgs")
                 .then()
@@ -54,17 +79,7 @@ final class Polystack {
                 .log()
                 .ifValidationFails()
                 .statusCode(201);
-        api().body(Map.of(
-                        "id",
-                        "thing",
-                        "output_schema",
-                        Map.of(
-                                "type",
-                                "object",
-                                "required",
-                                List.of("name"),
-                                "properties",
-                                Map.of("name", Map.of("type", "string")))))
+        api().body(outputSchema == null ? Map.of("id", type) : Map.of("id", type, "output_schema", outputSchema))
                 .post("/api/v1/orgs/acme/resource-types")
                 .then()
                 .log()
@@ -72,9 +87,9 @@ final class Polystack {
                 .statusCode(201);
         api().body(Map.of(
                         "id",
-                        "thing",
+                        type,
                         "resource_type",
-                        "thing",
+                        type,
                         "module_source",
                         "inline",
                         "module_source_code",
@@ -82,13 +97,13 @@ final class Polystack {
                         "module_params",
                         params,
                         "module_inputs",
-                        Map.of("name", "${context.env_id}-${context.res_id}")))
+                        inputs))
                 .post("/api/v1/orgs/acme/modules")
                 .then()
                 .log()
                 .ifValidationFails()
                 .statusCode(201);
-        api().body(Map.of("module_id", "thing"))
+        api().body(Map.of("module_id", type))
                 .post("/api/v1/orgs/acme/module-rules")
                 .then()
                 .log()
