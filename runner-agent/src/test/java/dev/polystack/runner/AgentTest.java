@@ -104,7 +104,8 @@ class AgentTest {
         assertThat(controlPlane.reported.get(1).status()).isEqualTo(JobStatus.CANCELLED);
     }
 
-    private static ClaimedJob job() {
+    /** A job to apply, as a claim hands it out. */
+    static ClaimedJob job() {
         return new ClaimedJob(
                 UUID.randomUUID(),
                 UUID.randomUUID(),

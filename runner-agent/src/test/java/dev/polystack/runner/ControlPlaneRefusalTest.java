@@ -7,7 +7,6 @@ import dev.polystack.runner.protocol.ClaimedJob;
 import dev.polystack.runner.protocol.JobResult;
 import dev.polystack.runner.protocol.JobStatus;
 import dev.polystack.runner.protocol.LogBatch;
-import dev.polystack.runner.protocol.Operation;
 import dev.polystack.runner.protocol.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,7 +101,7 @@ class ControlPlaneRefusalTest {
         answers = request -> request.path().endsWith("/result") && results().size() == 1
                 ? new Answer(400, PROBLEM)
                 : new Answer(204, "");
-        ClaimedJob job = job();
+        ClaimedJob job = AgentTest.job();
 
         new Finishing(config, controlPlane, job, JobResult.failed("boom", "detail", null)).run();
 
@@ -119,7 +118,11 @@ class ControlPlaneRefusalTest {
     void aResultRefusedTwiceIsGivenUpAtOnce() {
         answers = request -> request.path().endsWith("/result") ? new Answer(422, PROBLEM) : new Answer(204, "");
 
-        new Finishing(config, controlPlane, job(), new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
+        new Finishing(
+                        config,
+                        controlPlane,
+                        AgentTest.job(),
+                        new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
                 .run();
 
         assertThat(results())
@@ -133,7 +136,11 @@ class ControlPlaneRefusalTest {
         answers = request ->
                 request.path().endsWith("/result") && results().size() == 1 ? new Answer(503, "") : new Answer(204, "");
 
-        new Finishing(config, controlPlane, job(), new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
+        new Finishing(
+                        config,
+                        controlPlane,
+                        AgentTest.job(),
+                        new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null))
                 .run();
 
         assertThat(results()).hasSize(2);
@@ -176,25 +183,6 @@ class ControlPlaneRefusalTest {
                         .withinLimits()
                         .resources())
                 .hasSize(ProtocolLimits.RESOURCES);
-    }
-
-    private static ClaimedJob job() {
-        return new ClaimedJob(
-                UUID.randomUUID(),
-                UUID.randomUUID(),
-                1,
-                Operation.APPLY,
-                new ClaimedJob.Resource("thing", "default", "a"),
-                new ClaimedJob.Environment("acme", "shop", "dev", "development"),
-                new ClaimedJob.Module("thing", 1, "inline", null),
-                ControlPlane.JSON.createObjectNode(),
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                60,
-                30,
-                false);
     }
 
     /** A job that ends at once with the given result. */
