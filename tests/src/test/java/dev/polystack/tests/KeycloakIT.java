@@ -261,9 +261,14 @@ class KeycloakIT {
             page.locator("#username").fill("alice");
             page.locator("#password").fill("alice");
             page.locator("#kc-login").click();
-            Locator grant = page.locator("#kc-login");
-            if (grant.count() > 0 && grant.isVisible()) {
-                grant.click(); // a consent screen, when the client asks for one
+            // after the login comes either the end, or first a consent screen: wait for whichever shows (checking at
+            // once raced the login page's own button, or missed a consent screen still loading)
+            Locator done = page.getByText("Device Login Successful");
+            Locator consent = page.getByText("Do you grant these access privileges?");
+            done.or(consent).first().waitFor();
+            if (consent.isVisible()) {
+                page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Yes"))
+                        .click();
             }
             PlaywrightAssertions.assertThat(page.locator("body")).containsText("Device Login Successful");
         }
