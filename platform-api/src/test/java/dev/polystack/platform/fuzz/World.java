@@ -3,9 +3,9 @@ package dev.polystack.platform.fuzz;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.platform.runner.RunnerKeys;
 import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +20,13 @@ import static dev.polystack.platform.testing.Api.uniqueId;
 /** Two organizations: one whose manifests are fuzzed, one whose configuration is. */
 final class World {
     final int port;
-    final String manifestOrg = uniqueId("fuzz-m");
-    final String jsonOrg = uniqueId("fuzz-j");
+    /** The organization whose manifests are fuzzed. */
+    final Scenario manifests;
+    /** The organization whose configuration (JSON bodies, parameters) is fuzzed. */
+    final Scenario configuration;
+
+    final String manifestOrg;
+    final String jsonOrg;
     final String member = uniqueId("member");
     final Map<String, String> ruleIds = new ConcurrentHashMap<>();
     final String runnerJwt;
@@ -31,109 +36,12 @@ final class World {
 
     World(int port) {
         this.port = port;
-        for (String org : List.of(manifestOrg, jsonOrg)) {
-            admin().body(Map.of("id", org, "name", "Fuzz " + org))
-                    .post("/api/v1/orgs")
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of("id", "production"))
-                    .post("/api/v1/orgs/{org}/env-types", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of("id", "shop", "name", "Shop"))
-                    .post("/api/v1/orgs/{org}/projects", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of("id", "prod", "env_type_id", "production"))
-                    .post("/api/v1/orgs/{org}/projects/shop/envs", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of(
-                            "id",
-                            "thing",
-                            "developer_accessible",
-                            true,
-                            "output_schema",
-                            Map.of(
-                                    "type",
-                                    "object",
-                                    "properties",
-                                    Map.of("host", Map.of("type", "string"), "port", Map.of("type", "integer")))))
-                    .post("/api/v1/orgs/{org}/resource-types", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of(
-                            "id",
-                            "vpc",
-                            "output_schema",
-                            Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))))
-                    .post("/api/v1/orgs/{org}/resource-types", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null"))
-                    .post("/api/v1/orgs/{org}/providers", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of(
-                            "id",
-                            "thing-basic",
-                            "resource_type",
-                            "thing",
-                            "module_source",
-                            "inline",
-                            "module_source_code",
-                            "variable \"name\" { type = string }\nvariable \"engine_version\" {\n  default = \"16\"\n}\n"
-                                    + "variable \"size\" {\n  default = 1\n}\noutput \"host\" { value = var.name }\n",
-                            "module_params",
-                            Map.of(
-                                    "engine_version",
-                                    Map.of("type", "string", "is_optional", true),
-                                    "size",
-                                    Map.of("type", "number", "is_optional", true)),
-                            "module_inputs",
-                            Map.of("name", "${context.env_id}-${context.res_id}")))
-                    .post("/api/v1/orgs/{org}/modules", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of(
-                            "id",
-                            "vpc-basic",
-                            "resource_type",
-                            "vpc",
-                            "module_source",
-                            "inline",
-                            "module_source_code",
-                            "output \"subnet_id\" { value = \"subnet-1\" }\n"))
-                    .post("/api/v1/orgs/{org}/modules", org)
-                    .then()
-                    .statusCode(201);
-            admin().body(Map.of("module_id", "vpc-basic"))
-                    .post("/api/v1/orgs/{org}/module-rules", org)
-                    .then()
-                    .statusCode(201);
-            ruleIds.put(
-                    org + "/module",
-                    admin().body(Map.of("module_id", "thing-basic", "env_type_id", "production"))
-                            .post("/api/v1/orgs/{org}/module-rules", org)
-                            .then()
-                            .statusCode(201)
-                            .extract()
-                            .path("id"));
-        }
-        RunnerDriver.register(manifestOrg, "r1", 4);
-        admin().body(Map.of("runner_id", "r1"))
-                .post("/api/v1/orgs/{org}/runner-rules", manifestOrg)
-                .then()
-                .statusCode(201);
-        RunnerDriver runner = RunnerDriver.register(jsonOrg, "r1", 4);
-        ruleIds.put(
-                jsonOrg + "/runner",
-                admin().body(Map.of("runner_id", "r1"))
-                        .post("/api/v1/orgs/{org}/runner-rules", jsonOrg)
-                        .then()
-                        .statusCode(201)
-                        .extract()
-                        .path("id"));
+        manifests = organization("fuzz-m");
+        configuration = organization("fuzz-j");
+        manifestOrg = manifests.org;
+        jsonOrg = configuration.org;
+        ruleIds.put(jsonOrg + "/runner", configuration.runnerRuleId);
+        RunnerDriver runner = configuration.runner;
         runnerJwt = runner.jwt(0, 300, "polystack", runner.privateKey(), "r1");
         publicKey = RunnerKeys.toPem(RunnerDriver.newKeys().getPublic());
         admin().body(Map.of("id", "ci", "role", "developer"))
@@ -144,20 +52,11 @@ final class World {
                 .post("/api/v1/orgs/{org}/members", jsonOrg)
                 .then()
                 .statusCode(201);
-        admin().contentType("application/yaml")
-                .body("shared:\n  net: { type: vpc }\n".getBytes(StandardCharsets.UTF_8))
-                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", jsonOrg)
-                .then()
-                .statusCode(201);
+        configuration.manifest("shared:\n  net: { type: vpc }\n");
         // a valid manifest passes, so the generated valid ones can too
-        admin().contentType("application/yaml")
-                .body(
-                        ("workloads:\n  api:\n    resources:\n      db: { type: thing, params: { engine_version: \"16\" } }\n"
-                                        + "    outputs:\n      host: ${resources.db.outputs.host}\nshared:\n  net: { type: vpc }\n")
-                                .getBytes(StandardCharsets.UTF_8))
-                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", manifestOrg)
-                .then()
-                .statusCode(201);
+        manifests.manifest(
+                "workloads:\n  api:\n    resources:\n      db: { type: thing, params: { engine_version: \"16\" } }\n"
+                        + "    outputs:\n      host: ${resources.db.outputs.host}\nshared:\n  net: { type: vpc }\n");
 
         Resp document = Http.send(
                 port,
@@ -196,6 +95,61 @@ final class World {
                             schema.isMissingNode() ? null : schema));
                 }));
         operations = List.copyOf(ops);
+    }
+
+    /**
+     * An organization of the shared fixture with two resource types: {@code thing} (optional params
+     * engine_version and size, outputs host and port) for production environments, and {@code vpc}.
+     */
+    private Scenario organization(String prefix) {
+        Scenario s = Scenario.withoutModules(prefix, 4);
+        s.resourceType(Map.of(
+                "id",
+                "thing",
+                "developer_accessible",
+                true,
+                "output_schema",
+                Map.of(
+                        "type",
+                        "object",
+                        "properties",
+                        Map.of("host", Map.of("type", "string"), "port", Map.of("type", "integer")))));
+        s.resourceType(Map.of(
+                "id",
+                "vpc",
+                "output_schema",
+                Map.of("type", "object", "properties", Map.of("subnet_id", Map.of("type", "string")))));
+        s.provider(Map.of("provider_type", "null", "id", "default", "source", "hashicorp/null"));
+        s.module(Map.of(
+                "id",
+                "thing-basic",
+                "resource_type",
+                "thing",
+                "module_source",
+                "inline",
+                "module_source_code",
+                "variable \"name\" { type = string }\nvariable \"engine_version\" {\n  default = \"16\"\n}\n"
+                        + "variable \"size\" {\n  default = 1\n}\noutput \"host\" { value = var.name }\n",
+                "module_params",
+                Map.of(
+                        "engine_version",
+                        Map.of("type", "string", "is_optional", true),
+                        "size",
+                        Map.of("type", "number", "is_optional", true)),
+                "module_inputs",
+                Map.of("name", "${context.env_id}-${context.res_id}")));
+        s.module(Map.of(
+                "id",
+                "vpc-basic",
+                "resource_type",
+                "vpc",
+                "module_source",
+                "inline",
+                "module_source_code",
+                "output \"subnet_id\" { value = \"subnet-1\" }\n"));
+        s.moduleRule(Map.of("module_id", "vpc-basic"));
+        ruleIds.put(s.org + "/module", s.moduleRule(Map.of("module_id", "thing-basic", "env_type_id", "production")));
+        return s;
     }
 
     JsonNode resolve(JsonNode schema) {

@@ -45,7 +45,12 @@ public final class Api {
     }
 
     public static String createOrg() {
-        String id = uniqueId("org");
+        return createOrg("org");
+    }
+
+    /** Creates an organization whose id starts with {@code prefix}. */
+    public static String createOrg(String prefix) {
+        String id = uniqueId(prefix);
         admin().body(Map.of("id", id, "name", "Org " + id))
                 .post("/api/v1/orgs")
                 .then()

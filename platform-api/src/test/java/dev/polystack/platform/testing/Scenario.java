@@ -10,18 +10,51 @@ import java.util.Map;
 import static dev.polystack.platform.testing.Api.admin;
 
 /**
- * An organization set up for deployments: environment shop/prod, resource type {@code thing} whose
- * module takes an optional {@code upstream} param, a provider with a secret, rules without criteria,
- * and one runner.
+ * The fixture of the platform-api tests: an organization set up for deployments. By default environment
+ * shop/prod, resource type {@code thing} whose module takes an optional {@code upstream} param, a provider
+ * with a secret, rules without criteria, and one runner; {@link #withoutModules} leaves the resource
+ * types and modules to the test.
  */
 public final class Scenario {
 
     public static final String PROVIDER_SECRET = "provider-secret-value-42";
 
-    public final String org = Api.createOrg();
+    public final String org;
     public final RunnerDriver runner;
+    /** The id of the runner rule that sends every job of the organization to {@link #runner}. */
+    public final String runnerRuleId;
 
+    /** The whole scenario: the places, the resource type {@code thing}, its module and provider, and a runner. */
     public Scenario(int runnerSlots) {
+        this(Api.createOrg(), runnerSlots);
+        resourceType(Map.of(
+                "id",
+                "thing",
+                "output_schema",
+                Map.of(
+                        "type",
+                        "object",
+                        "required",
+                        List.of("name"),
+                        "properties",
+                        Map.of("name", Map.of("type", "string")))));
+        provider(Map.of(
+                "provider_type",
+                "null",
+                "id",
+                "default",
+                "source",
+                "hashicorp/null",
+                "configuration",
+                Map.of(),
+                "secrets",
+                Map.of("token", PROVIDER_SECRET)));
+        defineModule("resource \"terraform_data\" \"this\" { input = var.name }");
+        moduleRule(Map.of("module_id", "thing"));
+    }
+
+    private Scenario(String org, int runnerSlots) {
+        this.org = org;
         admin().body(Map.of("id", "production"))
                 .post("/api/v1/orgs/{org}/env-types", org)
                 .then()
@@ -34,44 +67,56 @@ public final class Scenario {
                 .post("/api/v1/orgs/{org}/projects/shop/envs", org)
                 .then()
                 .statusCode(201);
-        admin().body(Map.of(
-                        "id",
-                        "thing",
-                        "output_schema",
-                        Map.of(
-                                "type",
-                                "object",
-                                "required",
-                                List.of("name"),
-                                "properties",
-                                Map.of("name", Map.of("type", "string")))))
-                .post("/api/v1/orgs/{org}/resource-types", org)
-                .then()
-                .statusCode(201);
-        admin().body(Map.of(
-                        "provider_type",
-                        "null",
-                        "id",
-                        "default",
-                        "source",
-                        "hashicorp/null",
-                        "configuration",
-                        Map.of(),
-                        "secrets",
-                        Map.of("token", PROVIDER_SECRET)))
-                .post("/api/v1/orgs/{org}/providers", org)
-                .then()
-                .statusCode(201);
-        defineModule("resource \"terraform_data\" \"this\" { input = var.name }");
-        admin().body(Map.of("module_id", "thing"))
-                .post("/api/v1/orgs/{org}/module-rules", org)
-                .then()
-                .statusCode(201);
         runner = RunnerDriver.register(org, "r1", runnerSlots);
-        admin().body(Map.of("runner_id", "r1"))
+        runnerRuleId = admin().body(Map.of("runner_id", "r1"))
                 .post("/api/v1/orgs/{org}/runner-rules", org)
                 .then()
-                .statusCode(201);
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    /**
+     * Only the places and the runner: a new organization (its id starts with {@code prefix}), env type
+     * production, project shop, environment prod and runner r1 with a rule for every job. The resource
+     * types, modules and module rules are the caller's, through {@link #resourceType}, {@link #module}
+     * and {@link #moduleRule}.
+     */
+    public static Scenario withoutModules(String prefix, int runnerSlots) {
+        return new Scenario(Api.createOrg(prefix), runnerSlots);
+    }
+
+    public void resourceType(Map<String, Object> body) {
+        admin().body(body).post("/api/v1/orgs/{org}/resource-types", org).then().statusCode(201);
+    }
+
+    public void provider(Map<String, Object> body) {
+        admin().body(body).post("/api/v1/orgs/{org}/providers", org).then().statusCode(201);
+    }
+
+    public void module(Map<String, Object> body) {
+        admin().body(body).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
+    }
+
+    /** Creates a module rule and answers its id. */
+    public String moduleRule(Map<String, Object> body) {
+        return admin().body(body)
+                .post("/api/v1/orgs/{org}/module-rules", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    /** Submits a manifest written in YAML and answers its version. */
+    public int manifest(String yaml) {
+        return admin().contentType("application/yaml")
+                .body(yaml.getBytes(StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("version");
     }
 
     /** What every version of the module declares: its variables and the output its type requires. */
@@ -105,7 +150,7 @@ public final class Scenario {
         module.put("module_inputs", Map.of("name", "${context.env_id}-${context.res_id}"));
         module.put("provider_mapping", Map.of("null", "null.default"));
         if (admin().get("/api/v1/orgs/{org}/modules/thing", org).statusCode() == 404) {
-            admin().body(module).post("/api/v1/orgs/{org}/modules", org).then().statusCode(201);
+            module(module);
         } else {
             admin().body(module)
                     .put("/api/v1/orgs/{org}/modules/thing", org)
@@ -142,13 +187,7 @@ public final class Scenario {
                 yaml.append("          size: ").append(sizes.get(alias)).append('\n');
             }
         });
-        return admin().contentType("application/yaml")
-                .body(yaml.toString().getBytes(StandardCharsets.UTF_8))
-                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", org)
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("version");
+        return manifest(yaml.toString());
     }
 
     public Response create(Map<String, Object> body) {
