@@ -1,0 +1,99 @@
+package dev.polystack.tests;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** A part of the benchmark run: it adds its figures to the report and may start runners of its own. */
+abstract class BenchmarkPart {
+
+    /** The bootstrap administrator token the harness starts the control plane with. */
+    static final String ADMIN = "pst_bench-admin-token-0123456789abcdefghijklmnopqrst";
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final BenchReport report;
+    final Path workspace;
+
+    BenchmarkPart(BenchReport report, Path workspace) {
+        this.report = report;
+        this.workspace = workspace;
+    }
+
+    void row(String group, String what, String figure, String note) {
+        report.row(group, what, figure, note);
+    }
+
+    void target(String figure, double measured, String unit, String comparison, double limit) {
+        report.target(figure, measured, unit, comparison, limit);
+    }
+
+    /** A runner of its own for an environment of its own. */
+    ProtocolRunner runnerFor(Polystack polystack, String env, String runner, int slots, Duration work)
+            throws Exception {
+        polystack.environment(env);
+        Path key = workspace.resolve("keys/" + runner + ".key");
+        polystack.runner(runner, ProtocolRunner.keygen(key), slots);
+        polystack
+                .api()
+                .body(Map.of("runner_id", runner, "project_id", "shop", "env_id", env))
+                .post("/api/v1/orgs/acme/runner-rules")
+                .then()
+                .log()
+                .ifValidationFails()
+                .statusCode(201);
+        return ProtocolRunner.start(polystack.baseUrl(), "acme", runner, key, slots, work);
+    }
+
+    /**
+     * Pickup of {@code deployments} single-node deployments one after another: from the moment the control plane
+     * queued the node's job (its {@code queued_at}) to the moment the runner's claim returned with it (the
+     * same machine, so the same clock). Measured from the create call's answer instead, a claim that beats that
+     * answer back to the harness came out negative.
+     */
+    List<Double> pickupLatencies(Polystack polystack, String env, String runnerId, int deployments) throws Exception {
+        List<Double> latencies = new ArrayList<>();
+        try (ProtocolRunner runner = runnerFor(polystack, env, runnerId, 1, Duration.ZERO)) {
+            polystack.manifest(env, "shared:\n  one: { type: thing }\n");
+            Map<String, Instant> claimed = new ConcurrentHashMap<>();
+            runner.onClaim = (job, at) -> claimed.put(job.deploymentId().toString(), at);
+            // the first ones warm the JIT up: right after the control plane started, pickups took 80-120 ms and
+            // fell to about 20 ms over the next hundred (a probe's claim, result and wait are paths nothing ran yet)
+            int warmups = 50;
+            for (int i = 0; i < deployments + warmups; i++) {
+                String id = polystack
+                        .api()
+                        .body(Map.of("mode", "deploy", "force", true))
+                        .post("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments", env)
+                        .then()
+                        .log()
+                        .ifValidationFails()
+                        .statusCode(201)
+                        .extract()
+                        .path("id");
+                polystack.await(env, id, Duration.ofSeconds(30));
+                Instant at = claimed.get(id);
+                if (at == null) {
+                    throw new AssertionError("deployment " + id + " was not claimed");
+                }
+                String queuedAt = polystack
+                        .api()
+                        .get("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments/{id}", env, id)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .path("nodes[0].queued_at");
+                if (i >= warmups) {
+                    latencies.add(Duration.between(Instant.parse(queuedAt), at).toNanos() / 1e6);
+                }
+            }
+        }
+        return latencies;
+    }
+}

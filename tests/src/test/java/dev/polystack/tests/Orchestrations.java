@@ -1,0 +1,315 @@
+package dev.polystack.tests;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static dev.polystack.tests.Figures.cpuSeconds;
+import static dev.polystack.tests.Figures.mib;
+import static dev.polystack.tests.Figures.mibOf;
+import static dev.polystack.tests.Figures.ms;
+import static dev.polystack.tests.Figures.percentiles;
+import static dev.polystack.tests.Figures.round;
+import static dev.polystack.tests.Figures.rss;
+import static dev.polystack.tests.Figures.sleep;
+import static dev.polystack.tests.Figures.status;
+import static dev.polystack.tests.Figures.threadCpu;
+
+/** The orchestration overhead: makespan of a layered graph against its bound, at 500 and 5,000 nodes. */
+final class Orchestrations extends BenchmarkPart {
+
+    Orchestrations(BenchReport report, Path workspace) {
+        super(report, workspace);
+    }
+
+    /**
+     * 500 nodes in 5 layers of 100, each depending on 3 of the layer above; 20 slots; 200 ms per job. The
+     * same deployment runs first in an environment of its own while the control plane is fresh from its
+     * start (the cold figure: the JIT compilers take much of the two cores then), then in the environment
+     * that is measured.
+     */
+    void overhead(PlatformProcess platform, Polystack polystack) throws Exception {
+        int layers = 5;
+        int width = 100;
+        int slots = 20;
+        long jobMillis = 200;
+        String manifest = layered(layers, width, 3);
+        double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
+        Orchestration cold = null;
+        // -Dbench.warmups=N: N runs before the measured one (the first of them is the cold figure)
+        for (int w = 0; w < Integer.getInteger("bench.warmups", 2); w++) {
+            String env = "overhead-warmup-" + w;
+            try (ProtocolRunner runner =
+                    runnerFor(polystack, env, "pool-warmup-" + w, slots, Duration.ofMillis(jobMillis))) {
+                polystack.manifest(env, manifest.toString());
+                Orchestration run = orchestrate(platform, env);
+                cold = cold == null ? run : cold;
+                System.out.printf(
+                        "overhead warm-up %d: makespan %.2f s, control plane CPU %.1f s%n",
+                        w, run.makespan(), run.cpu()[0]);
+            }
+        }
+        row(
+                "overhead",
+                "the same, first run after the control plane started (cold JIT): makespan",
+                String.format("%.2f s", cold.makespan()),
+                String.format(
+                        "ratio %.3f; the create call took %.2f s; control plane CPU %.1f s",
+                        cold.makespan() / bound, cold.creation(), cold.cpu()[0]));
+        try (ProtocolRunner runner = runnerFor(polystack, "overhead", "pool", slots, Duration.ofMillis(jobMillis))) {
+            polystack.manifest("overhead", manifest.toString());
+            Map<String, Double> threadsBefore = threadCpu(platform.pid());
+            Orchestration warm = orchestrate(platform, "overhead");
+            Map<String, Double> threadsAfter = threadCpu(platform.pid());
+            // where the control plane's CPU went, by thread name (JIT compiler threads included)
+            String byThread = threadsAfter.entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0.0)))
+                    .filter(e -> e.getValue() >= 0.1)
+                    .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+                    .map(e -> String.format("%s %.1f s", e.getKey().trim(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            double ratio = warm.makespan() / bound;
+            report.put(
+                    "orchestration",
+                    Map.of(
+                            "nodes",
+                            layers * width,
+                            "slots",
+                            slots,
+                            "job_ms",
+                            jobMillis,
+                            "makespan_s",
+                            round(warm.makespan()),
+                            "lower_bound_s",
+                            bound,
+                            "ratio",
+                            round(ratio),
+                            "jobs_run",
+                            runner.executed.size(),
+                            "create_call_s",
+                            round(warm.creation()),
+                            "cold_makespan_s",
+                            round(cold.makespan()),
+                            "cold_ratio",
+                            round(cold.makespan() / bound)));
+            report.put("platform_rss_under_overhead_mib", mibOf(warm.peakRss()));
+            report.put(
+                    "orchestration_cpu_s",
+                    Map.of(
+                            "platform",
+                            round(warm.cpu()[0]),
+                            "postgres",
+                            round(warm.cpu()[1]),
+                            "harness",
+                            round(warm.cpu()[2])));
+            row(
+                    "overhead",
+                    "500 nodes (5×100, 3 deps each), 20 slots, 200 ms jobs: makespan",
+                    String.format("%.2f s", warm.makespan()),
+                    String.format(
+                            "bound %.2f s, ratio %.3f (target < 1.10: %s); the create call took %.2f s",
+                            bound, ratio, ratio < 1.10 ? "met" : "NOT met", warm.creation()));
+            row(
+                    "overhead",
+                    "CPU during that makespan: control plane, PostgreSQL, this harness (2 cores)",
+                    String.format("%.1f s, %.1f s, %.1f s", warm.cpu()[0], warm.cpu()[1], warm.cpu()[2]),
+                    String.format(
+                            "control plane %.1f ms per job: %s", warm.cpu()[0] * 1000 / (layers * width), byThread));
+            row("memory", "platform-api RSS peak during the overhead run", mib(warm.peakRss()), "");
+            slotTimes(runner, jobMillis);
+            target("orchestration: makespan ÷ bound, 500 nodes, 20 slots, 200 ms jobs", ratio, "", "<=", 1.10);
+        }
+    }
+
+    /** A manifest of {@code layers} × {@code width} resources, each referring to {@code fanIn} of the layer above. */
+    static String layered(int layers, int width, int fanIn) {
+        StringBuilder manifest = new StringBuilder("shared:\n");
+        for (int l = 0; l < layers; l++) {
+            for (int i = 0; i < width; i++) {
+                manifest.append("  l").append(l).append('n').append(i).append(": { type: thing");
+                if (l > 0 && fanIn > 0) {
+                    manifest.append(", params: { upstream: [");
+                    for (int d = 0; d < fanIn; d++) {
+                        manifest.append(d == 0 ? "" : ", ")
+                                .append("\"${shared.l")
+                                .append(l - 1)
+                                .append('n')
+                                .append((i + d) % width)
+                                .append(".outputs.name}\"");
+                    }
+                    manifest.append("] }");
+                }
+                manifest.append(" }\n");
+            }
+        }
+        return manifest.toString();
+    }
+
+    /** The orchestration ten times larger: 5,000 nodes (5 layers of 1,000, 3 dependencies each), same slots and jobs. */
+    void overheadTenfold(PlatformProcess platform, Polystack polystack) throws Exception {
+        int layers = 5;
+        int width = 1000;
+        int slots = 20;
+        long jobMillis = 200;
+        double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
+        try (ProtocolRunner runner =
+                runnerFor(polystack, "overhead-10x", "pool-10x", slots, Duration.ofMillis(jobMillis))) {
+            polystack.manifest("overhead-10x", layered(layers, width, 3));
+            Orchestration run = orchestrate(platform, "overhead-10x");
+            double ratio = run.makespan() / bound;
+            report.put(
+                    "orchestration_10x",
+                    Map.of(
+                            "nodes",
+                            layers * width,
+                            "slots",
+                            slots,
+                            "job_ms",
+                            jobMillis,
+                            "makespan_s",
+                            round(run.makespan()),
+                            "lower_bound_s",
+                            bound,
+                            "ratio",
+                            round(ratio),
+                            "create_call_s",
+                            round(run.creation()),
+                            "cpu_s",
+                            Map.of(
+                                    "platform",
+                                    round(run.cpu()[0]),
+                                    "postgres",
+                                    round(run.cpu()[1]),
+                                    "harness",
+                                    round(run.cpu()[2]))));
+            row(
+                    "overhead-10x",
+                    "5,000 nodes (5×1,000, 3 deps each), 20 slots, 200 ms jobs: makespan",
+                    String.format("%.2f s", run.makespan()),
+                    String.format(
+                            "bound %.1f s, ratio %.3f; the create call took %.2f s; control plane %.1f ms per job",
+                            bound, ratio, run.creation(), run.cpu()[0] * 1000 / (layers * width)));
+            row("memory", "platform-api RSS peak during the 5,000-node run", mib(run.peakRss()), "");
+        }
+    }
+
+    /**
+     * Where a runner slot's time went between jobs: the result call (from the end of the work to its answer) and
+     * the wait from one job's result to the next claim's answer, which includes the deployment's advance.
+     */
+    void slotTimes(ProtocolRunner runner, long jobMillis) {
+        List<Double> results = new ArrayList<>();
+        List<Double> gaps = new ArrayList<>();
+        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
+        runner.executed.forEach(
+                e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        bySlot.values().forEach(jobs -> {
+            jobs.sort(java.util.Comparator.comparing(ProtocolRunner.Executed::claimed));
+            for (int i = 0; i < jobs.size(); i++) {
+                results.add(Duration.between(jobs.get(i).claimed(), jobs.get(i).finished())
+                                        .toNanos()
+                                / 1e6
+                        - jobMillis);
+                if (i > 0) {
+                    gaps.add(Duration.between(
+                                            jobs.get(i - 1).finished(),
+                                            jobs.get(i).claimed())
+                                    .toNanos()
+                            / 1e6);
+                }
+            }
+        });
+        Map<String, Double> r = percentiles(results);
+        Map<String, Double> g = percentiles(gaps);
+        report.put(
+                "orchestration_slot_ms",
+                Map.of(
+                        "result_p50",
+                        round(r.get("p50")),
+                        "result_p95",
+                        round(r.get("p95")),
+                        "gap_p50",
+                        round(g.get("p50")),
+                        "gap_p95",
+                        round(g.get("p95")),
+                        "gap_sum_per_slot",
+                        round(gaps.stream().mapToDouble(Double::doubleValue).sum() / Math.max(1, bySlot.size()))));
+        row(
+                "overhead",
+                "a slot between jobs: result call, then result to next claim",
+                ms(r.get("p50")) + ", " + ms(g.get("p50")) + " median",
+                String.format(
+                        "p95 %s, %s; per slot %.2f s waiting for a next job",
+                        ms(r.get("p95")),
+                        ms(g.get("p95")),
+                        gaps.stream().mapToDouble(Double::doubleValue).sum() / 1000 / Math.max(1, bySlot.size())));
+    }
+
+    /** What one orchestration run measured: makespan and create call in seconds, CPU seconds (platform, PostgreSQL, harness). */
+    record Orchestration(double makespan, double creation, double[] cpu, long peakRss) {}
+
+    /** Deploys the environment's manifest and waits for the end; the deployment must succeed. */
+    Orchestration orchestrate(PlatformProcess platform, String env) throws Exception {
+        AtomicLong peakRss = new AtomicLong();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                peakRss.accumulateAndGet(rss(platform.pid()), Math::max);
+                sleep(200);
+            }
+        });
+        sampler.start();
+        // plain HTTP and Jackson here: RestAssured's JSON paths take seconds over a 500-node answer, which
+        // would be counted in the makespan
+        HttpClient http = HttpClient.newHttpClient();
+        String deployments = platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments";
+        double[] cpuBefore = cpuSeconds(platform.pid());
+        long started = System.nanoTime();
+        HttpResponse<byte[]> createdResponse = http.send(
+                HttpRequest.newBuilder(URI.create(deployments))
+                        .header("Authorization", "Bearer " + ADMIN)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"mode\":\"deploy\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        double creation = (System.nanoTime() - started) / 1e9;
+        if (createdResponse.statusCode() != 201) {
+            throw new AssertionError("creating the " + env + " deployment answered " + createdResponse.statusCode()
+                    + ": " + new String(createdResponse.body(), StandardCharsets.UTF_8));
+        }
+        String id = JSON.readTree(createdResponse.body()).path("id").asText();
+        String status = "running";
+        double makespan = 0;
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while ((status.equals("queued") || status.equals("running")) && System.nanoTime() < deadline) {
+            HttpResponse<byte[]> waited = http.send(
+                    HttpRequest.newBuilder(URI.create(deployments + "/" + id + "/wait?timeout=20s"))
+                            .header("Authorization", "Bearer " + ADMIN)
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            makespan = (System.nanoTime() - started) / 1e9;
+            status = JSON.readTree(waited.body()).path("status").asText();
+        }
+        double[] cpuAfter = cpuSeconds(platform.pid());
+        sampling.set(false);
+        sampler.join();
+        if (!status.equals("succeeded")) {
+            throw new AssertionError("the " + env + " deployment " + status);
+        }
+        return new Orchestration(
+                makespan,
+                creation,
+                new double[] {cpuAfter[0] - cpuBefore[0], cpuAfter[1] - cpuBefore[1], cpuAfter[2] - cpuBefore[2]},
+                peakRss.get());
+    }
+}
