@@ -6,23 +6,26 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import static dev.polystack.tests.standin.UiStream.ADDRESS;
+import static dev.polystack.tests.standin.UiStream.OUT;
+import static dev.polystack.tests.standin.UiStream.complete;
+import static dev.polystack.tests.standin.UiStream.diagnostic;
+import static dev.polystack.tests.standin.UiStream.diagnosticAndExit;
+import static dev.polystack.tests.standin.UiStream.hook;
+import static dev.polystack.tests.standin.UiStream.message;
+import static dev.polystack.tests.standin.UiStream.resourceAddr;
+import static dev.polystack.tests.standin.UiStream.summary;
+import static dev.polystack.tests.standin.UiStream.verb;
+import static dev.polystack.tests.standin.UiStream.versionMessage;
 
 /**
  * An honest stand-in for the {@code tofu} CLI, for machines where OpenTofu cannot be installed. It
@@ -47,13 +50,11 @@ import java.util.regex.Pattern;
 public final class StandInTofu {
 
     static final String VERSION = "1.8.0";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ADDRESS = "module.main.terraform_data.this";
-    private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    static final ObjectMapper JSON = new ObjectMapper();
     private static volatile boolean interrupted;
 
     private final Path dir = Path.of("").toAbsolutePath();
-    private final HttpClient http = HttpClient.newHttpClient();
+    private HttpStateBackend backend;
 
     public static void main(String[] args) throws Exception {
         sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> interrupted = true);
@@ -134,7 +135,7 @@ public final class StandInTofu {
         if (!Files.exists(dataDir())) {
             return diagnosticAndExit("Backend initialization required, please run \"tofu init\"", "");
         }
-        version();
+        versionMessage();
         boolean destroy = args.contains("-destroy");
         boolean refreshOnly = args.contains("-refresh-only");
         String out = args.stream()
@@ -142,9 +143,9 @@ public final class StandInTofu {
                 .map(a -> a.substring(5))
                 .findFirst()
                 .orElse(null);
-        String lock = lock("OperationTypePlan");
+        String lock = backend().lock("OperationTypePlan");
         try {
-            ObjectNode state = readState();
+            ObjectNode state = backend().readState();
             JsonNode recorded = resource(state);
             ObjectNode inputs = inputs();
             // what a refresh finds: the recorded attributes with the change made outside, if any
@@ -206,7 +207,7 @@ public final class StandInTofu {
             boolean changes = !action.equals("noop") || refreshOnly && drifted;
             return args.contains("-detailed-exitcode") && changes ? 2 : 0;
         } finally {
-            unlock(lock);
+            backend().unlock(lock);
         }
     }
 
@@ -214,7 +215,8 @@ public final class StandInTofu {
         List<String> files =
                 args.stream().skip(1).filter(a -> !a.startsWith("-")).toList();
         if (files.isEmpty()) {
-            OUT.println(JSON.writeValueAsString(stateRepresentation(readState())));
+            OUT.println(JSON.writeValueAsString(
+                    HttpStateBackend.stateRepresentation(backend().readState())));
             return 0;
         }
         JsonNode plan = JSON.readTree(dir.resolve(files.get(0)).toFile());
@@ -285,13 +287,13 @@ public final class StandInTofu {
         if (planFile == null) {
             return diagnosticAndExit("No plan file", "the stand-in applies saved plans only");
         }
-        version();
+        versionMessage();
         JsonNode plan = JSON.readTree(dir.resolve(planFile).toFile());
         String action = plan.path("action").asText();
         boolean destroy = plan.path("destroy").asBoolean();
-        String lock = lock("OperationTypeApply");
+        String lock = backend().lock("OperationTypeApply");
         try {
-            ObjectNode state = readState();
+            ObjectNode state = backend().readState();
             if (!action.equals("noop")) {
                 ObjectNode change = JSON.createObjectNode();
                 change.set("resource", resourceAddr());
@@ -340,7 +342,12 @@ public final class StandInTofu {
                             "fail_at is \"apply\"");
                     return 1;
                 }
-                writeState(lock, state, destroy ? null : attributes(plan.path("inputs"), plan.path("prior")));
+                backend()
+                        .writeState(
+                                lock,
+                                state,
+                                destroy ? null : attributes(plan.path("inputs"), plan.path("prior")),
+                                declaredOutputs());
                 putBack(plan.path("inputs"));
                 message(
                         "info",
@@ -386,7 +393,7 @@ public final class StandInTofu {
             }
             return 0;
         } finally {
-            unlock(lock);
+            backend().unlock(lock);
         }
     }
 
@@ -395,10 +402,10 @@ public final class StandInTofu {
         if (!args.contains("-auto-approve")) {
             return diagnosticAndExit("No approval", "destroy -json needs -auto-approve");
         }
-        version();
-        String lock = lock("OperationTypeApply");
+        versionMessage();
+        String lock = backend().lock("OperationTypeApply");
         try {
-            ObjectNode state = readState();
+            ObjectNode state = backend().readState();
             JsonNode existing = resource(state);
             int remove = existing == null ? 0 : 1;
             if (existing != null) {
@@ -427,7 +434,7 @@ public final class StandInTofu {
                         "apply_start",
                         "hook",
                         hook("delete", null));
-                writeState(lock, state, null);
+                backend().writeState(lock, state, null, declaredOutputs());
                 message(
                         "info",
                         ADDRESS + ": Destruction complete after 0s",
@@ -443,12 +450,12 @@ public final class StandInTofu {
                     summary(0, 0, remove, "destroy"));
             return 0;
         } finally {
-            unlock(lock);
+            backend().unlock(lock);
         }
     }
 
     private int output() throws Exception {
-        ObjectNode state = readState();
+        ObjectNode state = backend().readState();
         ObjectNode outputs = JSON.createObjectNode();
         state.path("outputs").fields().forEachRemaining(e -> {
             ObjectNode output = outputs.putObject(e.getKey());
@@ -544,194 +551,13 @@ public final class StandInTofu {
         return null;
     }
 
-    // ------------------------------------------------------------------ state (v4) and its backend
-
-    private ObjectNode readState() throws Exception {
-        HttpResponse<byte[]> response = backend("GET", address(), null);
-        if (response.statusCode() == 204 || response.statusCode() == 404 || response.body().length == 0) {
-            return emptyState();
+    /** The state backend the root module configures (read once, at first use: init writes nothing to it). */
+    private HttpStateBackend backend() throws IOException {
+        if (backend == null) {
+            backend = new HttpStateBackend(
+                    root().path("terraform").path("backend").path("http"));
         }
-        if (response.statusCode() != 200) {
-            throw new IOException("Error: the state backend answered " + response.statusCode());
-        }
-        return (ObjectNode) JSON.readTree(response.body());
-    }
-
-    private ObjectNode emptyState() {
-        ObjectNode state = JSON.createObjectNode();
-        state.put("version", 4);
-        state.put("terraform_version", VERSION);
-        state.put("serial", 0);
-        state.put("lineage", UUID.randomUUID().toString());
-        state.putObject("outputs");
-        state.putArray("resources");
-        state.putNull("check_results");
-        return state;
-    }
-
-    private void writeState(String lockId, ObjectNode previous, ObjectNode attributes) throws Exception {
-        ObjectNode state = JSON.createObjectNode();
-        state.put("version", 4);
-        state.put("terraform_version", VERSION);
-        state.put("serial", previous.path("serial").asLong(0) + 1);
-        state.put("lineage", previous.path("lineage").asText(UUID.randomUUID().toString()));
-        ObjectNode outputs = state.putObject("outputs");
-        ArrayNode resources = state.putArray("resources");
-        if (attributes != null) {
-            ObjectNode resource = resources.addObject();
-            resource.put("module", "module.main");
-            resource.put("mode", "managed");
-            resource.put("type", "terraform_data");
-            resource.put("name", "this");
-            resource.put("provider", "provider[\"terraform.io/builtin/terraform\"]");
-            ObjectNode instance = resource.putArray("instances").addObject();
-            instance.put("schema_version", 0);
-            instance.set("attributes", attributes);
-            instance.putArray("sensitive_attributes");
-            JsonNode inputs = attributes.path("input");
-            for (String name : declaredOutputs()) {
-                ObjectNode output = outputs.putObject(name);
-                output.set(
-                        "value",
-                        inputs.has(name)
-                                ? inputs.get(name)
-                                : JSON.getNodeFactory()
-                                        .textNode(
-                                                name + "-" + inputs.path("name").asText("")));
-                output.put("type", "string");
-                output.put("sensitive", true);
-            }
-        }
-        state.putNull("check_results");
-        // 1.8+ writes compact JSON and a newline to remote backends
-        byte[] body = (JSON.writeValueAsString(state) + "\n").getBytes(StandardCharsets.UTF_8);
-        HttpResponse<byte[]> response = backend("POST", address() + "?ID=" + lockId, body);
-        if (response.statusCode() != 200 && response.statusCode() != 201 && response.statusCode() != 204) {
-            throw new IOException("Error: Failed to persist state to backend: HTTP " + response.statusCode() + ": "
-                    + new String(response.body(), StandardCharsets.UTF_8));
-        }
-        previous.set("resources", resources);
-        previous.put("serial", state.get("serial").asLong());
-    }
-
-    private ObjectNode stateRepresentation(ObjectNode state) {
-        ObjectNode show = JSON.createObjectNode();
-        show.put("format_version", "1.0");
-        if (state.path("resources").isEmpty() && state.path("outputs").isEmpty()) {
-            return show;
-        }
-        show.put("terraform_version", VERSION);
-        ObjectNode values = show.putObject("values");
-        ObjectNode outputs = values.putObject("outputs");
-        state.path("outputs").fields().forEachRemaining(e -> outputs.set(e.getKey(), e.getValue()));
-        ObjectNode rootModule = values.putObject("root_module");
-        ArrayNode children = rootModule.putArray("child_modules");
-        ObjectNode main = children.addObject();
-        main.put("address", "module.main");
-        ArrayNode resources = main.putArray("resources");
-        for (JsonNode resource : state.path("resources")) {
-            ObjectNode out = resources.addObject();
-            out.put(
-                    "address",
-                    resource.path("module").asText() + "."
-                            + resource.path("type").asText() + "."
-                            + resource.path("name").asText());
-            out.put("mode", resource.path("mode").asText());
-            out.put("type", resource.path("type").asText());
-            out.put("name", resource.path("name").asText());
-            out.put("provider_name", "terraform.io/builtin/terraform");
-            out.put("schema_version", 0);
-            out.set("values", resource.path("instances").path(0).path("attributes"));
-            out.putObject("sensitive_values");
-        }
-        return show;
-    }
-
-    private String lock(String operation) throws Exception {
-        String id = UUID.randomUUID().toString();
-        ObjectNode info = JSON.createObjectNode();
-        info.put("ID", id);
-        info.put("Operation", operation);
-        info.put("Info", "");
-        info.put("Who", System.getProperty("user.name") + "@standin");
-        info.put("Version", VERSION);
-        info.put("Created", OffsetDateTime.now(ZoneOffset.UTC).toString());
-        info.put("Path", "");
-        HttpResponse<byte[]> response = backend("LOCK", lockAddress(), JSON.writeValueAsBytes(info));
-        if (response.statusCode() != 200) {
-            String holder = new String(response.body(), StandardCharsets.UTF_8);
-            diagnostic("Error acquiring the state lock", "HTTP remote state already locked: " + holder);
-            System.exit(1);
-        }
-        return id;
-    }
-
-    private void unlock(String id) {
-        try {
-            backend(
-                    "UNLOCK",
-                    lockAddress(),
-                    JSON.writeValueAsBytes(JSON.createObjectNode().put("ID", id)));
-        } catch (Exception e) {
-            System.err.println("Error releasing the state lock: " + e.getMessage());
-        }
-    }
-
-    private HttpResponse<byte[]> backend(String method, String url, byte[] body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                .method(
-                        method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofByteArray(body));
-        String user = System.getenv("TF_HTTP_USERNAME");
-        if (user != null) {
-            String credentials = user + ":" + System.getenv("TF_HTTP_PASSWORD");
-            request.header(
-                    "Authorization",
-                    "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
-        }
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        // as OpenTofu's http backend (go-retryablehttp): retry_max retries (default 2) on connection errors, 429 and
-        // 5xx
-        // other than 501, waiting retry_wait_min * 2^attempt seconds (default 1) up to retry_wait_max (default 30)
-        JsonNode backend = root().path("terraform").path("backend").path("http");
-        int retries = backend.path("retry_max").asInt(2);
-        long waitMin = backend.path("retry_wait_min").asLong(1);
-        long waitMax = backend.path("retry_wait_max").asLong(30);
-        for (int attempt = 0; ; attempt++) {
-            try {
-                HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-                boolean retryable =
-                        response.statusCode() == 429 || (response.statusCode() >= 500 && response.statusCode() != 501);
-                if (!retryable || attempt >= retries) {
-                    return response;
-                }
-            } catch (IOException e) {
-                if (attempt >= retries) {
-                    throw e;
-                }
-            }
-            Thread.sleep(1000L * Math.min(waitMax, waitMin << Math.min(attempt, 20)));
-        }
-    }
-
-    private String address() throws IOException {
-        return root().path("terraform")
-                .path("backend")
-                .path("http")
-                .path("address")
-                .asText();
-    }
-
-    private String lockAddress() throws IOException {
-        return root().path("terraform")
-                .path("backend")
-                .path("http")
-                .path("lock_address")
-                .asText(address());
+        return backend;
     }
 
     private JsonNode root() throws IOException {
@@ -741,95 +567,6 @@ public final class StandInTofu {
     private Path dataDir() {
         String configured = System.getenv("TF_DATA_DIR");
         return configured == null ? dir.resolve(".terraform") : Path.of(configured);
-    }
-
-    // ------------------------------------------------------------------ the -json UI stream
-
-    private static void version() {
-        ObjectNode line = base("info", "OpenTofu " + VERSION, "version");
-        line.put("tofu", VERSION);
-        line.put("ui", "1.2");
-        OUT.println(line);
-    }
-
-    private static void message(String level, String text, String type, String payloadKey, JsonNode payload) {
-        ObjectNode line = base(level, text, type);
-        if (payloadKey != null) {
-            line.set(payloadKey, payload);
-        }
-        OUT.println(line);
-    }
-
-    private static ObjectNode base(String level, String text, String type) {
-        ObjectNode line = JSON.createObjectNode();
-        line.put("@level", level);
-        line.put("@message", text);
-        line.put("@module", "tofu.ui");
-        line.put("@timestamp", OffsetDateTime.now().toString());
-        line.put("type", type);
-        return line;
-    }
-
-    private static void diagnostic(String summary, String detail) {
-        ObjectNode diagnostic = JSON.createObjectNode();
-        diagnostic.put("severity", "error");
-        diagnostic.put("summary", summary);
-        diagnostic.put("detail", detail);
-        message("error", "Error: " + summary, "diagnostic", "diagnostic", diagnostic);
-    }
-
-    private static int diagnosticAndExit(String summary, String detail) {
-        diagnostic(summary, detail);
-        return 1;
-    }
-
-    private static ObjectNode resourceAddr() {
-        ObjectNode resource = JSON.createObjectNode();
-        resource.put("addr", ADDRESS);
-        resource.put("module", "module.main");
-        resource.put("resource", "terraform_data.this");
-        resource.put("implied_provider", "terraform");
-        resource.put("resource_type", "terraform_data");
-        resource.put("resource_name", "this");
-        resource.putNull("resource_key");
-        return resource;
-    }
-
-    private static ObjectNode hook(String action, Double elapsed) {
-        ObjectNode hook = JSON.createObjectNode();
-        hook.set("resource", resourceAddr());
-        hook.put("action", action);
-        if (elapsed != null) {
-            hook.put("elapsed_seconds", elapsed);
-        }
-        return hook;
-    }
-
-    private static ObjectNode summary(int add, int change, int remove, String operation) {
-        ObjectNode changes = JSON.createObjectNode();
-        changes.put("add", add);
-        changes.put("change", change);
-        changes.put("import", 0);
-        changes.put("remove", remove);
-        changes.put("forget", 0);
-        changes.put("operation", operation);
-        return changes;
-    }
-
-    private static String verb(String action) {
-        return switch (action) {
-            case "delete" -> "Destroying";
-            case "update" -> "Modifying";
-            default -> "Creating";
-        };
-    }
-
-    private static String complete(String action) {
-        return switch (action) {
-            case "delete" -> "Destruction complete";
-            case "update" -> "Modifications complete";
-            default -> "Creation complete";
-        };
     }
 
     /** The stand-in's launcher script for a classpath, written into {@code dir} as {@code tofu}. */
