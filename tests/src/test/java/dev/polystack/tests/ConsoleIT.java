@@ -13,7 +13,6 @@ import com.microsoft.playwright.options.LoadState;
 import dev.polystack.tests.standin.StandInTofu;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,6 +30,12 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 
+import static dev.polystack.tests.ConsolePages.assertAccessible;
+import static dev.polystack.tests.ConsolePages.assertFitsItsCanvas;
+import static dev.polystack.tests.ConsolePages.assertKeyboardReachable;
+import static dev.polystack.tests.ConsolePages.lineOfLintMarker;
+import static dev.polystack.tests.ConsolePages.typeInto;
+import static dev.polystack.tests.ConsolePages.typeManifest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -65,6 +70,7 @@ class ConsoleIT {
     private static Playwright playwright;
     private static Browser browser;
     private static String url;
+    private static Polystack polystack;
     private static Path screenshots;
 
     @BeforeAll
@@ -81,31 +87,12 @@ class ConsoleIT {
                                 "false"))
                 .start();
         url = platform.baseUrl();
-        api().body(Map.of("id", "acme", "name", "Acme"))
-                .post("/api/v1/orgs")
-                .then()
-                .statusCode(201);
-        api().body(Map.of("id", "production"))
-                .post("/api/v1/orgs/acme/env-types")
-                .then()
-                .statusCode(201);
-        api().body(Map.of("id", "shop", "name", "Shop"))
-                .post("/api/v1/orgs/acme/projects")
-                .then()
-                .statusCode(201);
-        api().body(Map.of("id", "prod", "env_type_id", "production"))
-                .post("/api/v1/orgs/acme/projects/shop/envs")
-                .then()
-                .statusCode(201);
+        polystack = new Polystack(url, ADMIN);
+        polystack.organization();
+        polystack.environment("prod");
         Path key = workspace.resolve("keys/r1.key");
-        api().body(Map.of("id", "r1", "public_key", AgentProcess.keygen(key), "max_concurrent_jobs", 2))
-                .post("/api/v1/orgs/acme/runners")
-                .then()
-                .statusCode(201);
-        api().body(Map.of("runner_id", "r1"))
-                .post("/api/v1/orgs/acme/runner-rules")
-                .then()
-                .statusCode(201);
+        polystack.runner("r1", AgentProcess.keygen(key), 2);
+        polystack.runnerRule("r1");
         Path tofu = StandInTofu.writeLauncher(workspace.resolve("bin"), System.getProperty("java.class.path"));
         agent = AgentProcess.start(url, "acme", "r1", key, tofu.toString(), workspace.resolve("agent"), 2);
 
@@ -289,14 +276,6 @@ class ConsoleIT {
                 .isVisible();
     }
 
-    /** Replaces the text of the code editor labelled {@code label} inside {@code scope}. */
-    private static void typeInto(Page page, Locator scope, String label, String text) {
-        scope.locator("[data-testid='editor-" + label + "'] .cm-content").click();
-        page.keyboard().press("Control+A");
-        page.keyboard().press("Delete");
-        page.keyboard().insertText(text);
-    }
-
     private static void deployAsDeveloper(Page page) throws Exception {
         PlaywrightAssertions.assertThat(
                         page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Projects")))
@@ -428,16 +407,22 @@ class ConsoleIT {
     void aPlatformEngineerApprovesAPlanThatWaitsForThem() throws Exception {
         String author = serviceUserToken("author", "developer");
         String reviewer = serviceUserToken("reviewer", "platform-engineer");
-        api().body(Map.of("id", "gated", "approval", Map.of("deployments", true)))
+        polystack
+                .api()
+                .body(Map.of("id", "gated", "approval", Map.of("deployments", true)))
                 .post("/api/v1/orgs/acme/env-types")
                 .then()
                 .statusCode(201);
-        api().body(Map.of("id", "staging", "env_type_id", "gated"))
+        polystack
+                .api()
+                .body(Map.of("id", "staging", "env_type_id", "gated"))
                 .post("/api/v1/orgs/acme/projects/shop/envs")
                 .then()
                 .statusCode(201);
         String staging = "/api/v1/orgs/acme/projects/shop/envs/staging";
-        api().contentType("application/yaml")
+        polystack
+                .api()
+                .contentType("application/yaml")
                 .body("""
                 workloads:
                   app:
@@ -458,7 +443,9 @@ class ConsoleIT {
                 .statusCode(201)
                 .extract()
                 .path("id");
-        assertThat(api().queryParam("timeout", "120s")
+        assertThat(polystack
+                        .api()
+                        .queryParam("timeout", "120s")
                         .get(staging + "/deployments/{id}/wait", deployment)
                         .then()
                         .statusCode(200)
@@ -506,7 +493,9 @@ class ConsoleIT {
                     .containsText("reviewed in the browser");
             assertThat(tab.errors()).as("console errors of the approval").isEmpty();
         }
-        assertThat(api().get(staging + "/deployments/{id}", deployment)
+        assertThat(polystack
+                        .api()
+                        .get(staging + "/deployments/{id}", deployment)
                         .then()
                         .statusCode(200)
                         .extract()
@@ -540,7 +529,9 @@ class ConsoleIT {
                 "webhooks",
                 "approvals"));
         // the deployment's and the module's pages, when the other test made them first
-        List<String> deployments = api().get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments")
+        List<String> deployments = polystack
+                .api()
+                .get("/api/v1/orgs/acme/projects/shop/envs/prod/deployments")
                 .then()
                 .statusCode(200)
                 .extract()
@@ -548,7 +539,9 @@ class ConsoleIT {
         if (!deployments.isEmpty()) {
             pages.add("projects/shop/envs/prod/deployments/" + deployments.get(0));
         }
-        List<String> modules = api().get("/api/v1/orgs/acme/modules")
+        List<String> modules = polystack
+                .api()
+                .get("/api/v1/orgs/acme/modules")
                 .then()
                 .statusCode(200)
                 .extract()
@@ -609,7 +602,9 @@ class ConsoleIT {
     @Test
     @Order(3)
     void aFiveHundredResourceGraphLaysOutAndStaysResponsive() throws Exception {
-        api().body(Map.of("id", "big", "env_type_id", "production"))
+        polystack
+                .api()
+                .body(Map.of("id", "big", "env_type_id", "production"))
                 .post("/api/v1/orgs/acme/projects/shop/envs")
                 .then()
                 .statusCode(201);
@@ -676,72 +671,6 @@ class ConsoleIT {
         }
     }
 
-    /**
-     * No serious or critical accessibility violation on the page as it is, by axe-core (the console's
-     * dev dependency) run in the browser: names, roles, contrast, labels, landmarks.
-     */
-    private static void assertAccessible(Page page, String what) {
-        // evaluated rather than added as a script tag: the console's Content-Security-Policy refuses inline scripts
-        String axe;
-        try {
-            axe = Files.readString(
-                    PlatformProcess.repository().resolve("web-console/node_modules/axe-core/axe.min.js"));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        page.evaluate("() => { if (!window.axe) { " + axe + "\n } }");
-        Object violations = page.evaluate("""
-                async () => { const result = await axe.run(document, { resultTypes: ['violations'] });
-                  return JSON.stringify(result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                    .map(v => ({ rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }))) }""");
-        assertThat(violations)
-                .as("serious or critical accessibility violations on " + what)
-                .isEqualTo("[]");
-    }
-
-    /**
-     * Every visible control of the page can take the keyboard's focus: none is taken out of the tab order,
-     * and the first Tab from the top of the page lands on the skip link.
-     */
-    private static void assertKeyboardReachable(Page page, String what) {
-        Object unreachable = page.evaluate("""
-                () => JSON.stringify([...document.querySelectorAll('a[href], button, input, select, textarea, summary, [role=button], [role=tab]')]
-                  .filter(e => e.offsetParent !== null && !e.disabled && e.tabIndex < 0 && e.getAttribute('role') !== 'tab')
-                  .map(e => e.outerHTML.slice(0, 120)))""");
-        assertThat(unreachable).as("controls out of the tab order on " + what).isEqualTo("[]");
-        page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0) }");
-        page.locator("body").focus();
-        page.keyboard().press("Tab");
-        assertThat(page.evaluate("() => document.activeElement?.textContent"))
-                .as("first Tab on " + what)
-                .isEqualTo("Skip to content");
-    }
-
-    /**
-     * The page's graph is fitted to its canvas: every node inside it (nothing cut off below the fold), no
-     * two nodes overlapping, and the drawing centred in it, as a fit leaves it.
-     */
-    private static void assertFitsItsCanvas(Page page, int nodes) {
-        PlaywrightAssertions.assertThat(page.locator(".react-flow__node")).hasCount(nodes);
-        try {
-            page.waitForFunction("""
-                    () => { const c = document.querySelector('.graph').getBoundingClientRect();
-                      const boxes = [...document.querySelectorAll('.react-flow__node')].map(n => n.getBoundingClientRect());
-                      const inside = boxes.every(b => b.top >= c.top - 1 && b.bottom <= c.bottom + 1 && b.left >= c.left - 1 && b.right <= c.right + 1);
-                      const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
-                      const left = Math.min(...boxes.map(b => b.left)), right = Math.max(...boxes.map(b => b.right));
-                      const centred = Math.abs((top + bottom) / 2 - (c.top + c.bottom) / 2) < c.height * 0.05
-                        && Math.abs((left + right) / 2 - (c.left + c.right) / 2) < c.width * 0.05;
-                      const apart = boxes.every((a, i) => boxes.every((b, j) => j <= i || a.right <= b.left || b.right <= a.left
-                        || a.bottom <= b.top || b.bottom <= a.top));
-                      return inside && centred && apart }""", null, new Page.WaitForFunctionOptions().setTimeout(5_000));
-        } catch (com.microsoft.playwright.TimeoutError e) {
-            throw new AssertionError("the graph is not fitted to its canvas: " + page.evaluate("""
-                    () => JSON.stringify({ canvas: document.querySelector('.graph').getBoundingClientRect(),
-                      nodes: [...document.querySelectorAll('.react-flow__node')].map(n => n.getBoundingClientRect()) })"""), e);
-        }
-    }
-
     /** {@code workloads} chains of {@code depth} resources on a shared network, like a large real environment. */
     private static Map<String, Object> largeGraph(int workloads, int depth) {
         List<Map<String, Object>> nodes = new ArrayList<>();
@@ -779,23 +708,6 @@ class ConsoleIT {
         return node;
     }
 
-    /** Replaces the editor's text as a person pasting would. */
-    private static void typeManifest(Page page, String text) {
-        typeInto(page, page.locator("main"), "Manifest", text);
-    }
-
-    /** The 1-based editor line next to the lint gutter's error marker. */
-    private static int lineOfLintMarker(Page page) {
-        Object line = page.evaluate("""
-                () => {
-                  const marker = document.querySelector('.cm-lint-marker-error').closest('.cm-gutterElement');
-                  const top = marker.getBoundingClientRect().top;
-                  const lines = [...document.querySelectorAll('.cm-content .cm-line')];
-                  return lines.findIndex(l => Math.abs(l.getBoundingClientRect().top - top) < 3) + 1;
-                }""");
-        return ((Number) line).intValue();
-    }
-
     private static void screenshot(Page page, String name) {
         page.screenshot(new Page.ScreenshotOptions()
                 .setPath(screenshots.resolve(name + ".png"))
@@ -803,24 +715,19 @@ class ConsoleIT {
     }
 
     private static String serviceUserToken(String id, String role) {
-        api().body(Map.of("id", id, "role", role))
+        polystack
+                .api()
+                .body(Map.of("id", id, "role", role))
                 .post("/api/v1/orgs/acme/service-users")
                 .then()
                 .statusCode(201);
-        return api().body(Map.of("name", "console"))
+        return polystack
+                .api()
+                .body(Map.of("name", "console"))
                 .post("/api/v1/orgs/acme/service-users/{id}/tokens", id)
                 .then()
                 .statusCode(201)
                 .extract()
                 .path("token");
-    }
-
-    private static RequestSpecification api() {
-        return RestAssured.given()
-                .baseUri(url)
-                .auth()
-                .oauth2(ADMIN)
-                .contentType(ContentType.JSON)
-                .accept(ContentType.JSON);
     }
 }

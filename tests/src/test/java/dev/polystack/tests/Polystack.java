@@ -61,24 +61,7 @@ final class Polystack {
             String module,
             Map<String, Object> params,
             Map<String, Object> inputs) {
-        api().body(Map.of("id", "acme", "name", "Acme"))
-                .post("/api/v1/orgs")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        api().body(Map.of("id", "production"))
-                .post("/api/v1/orgs/acme/env-types")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
-        api().body(Map.of("id", "shop", "name", "Shop"))
-                .post("/api/v1/orgs/acme/projects")
-                .then()
-                .log()
-                .ifValidationFails()
-                .statusCode(201);
+        organization();
         api().body(outputSchema == null ? Map.of("id", type) : Map.of("id", type, "output_schema", outputSchema))
                 .post("/api/v1/orgs/acme/resource-types")
                 .then()
@@ -105,6 +88,28 @@ final class Polystack {
                 .statusCode(201);
         api().body(Map.of("module_id", type))
                 .post("/api/v1/orgs/acme/module-rules")
+                .then()
+                .log()
+                .ifValidationFails()
+                .statusCode(201);
+    }
+
+    /** Organization acme with env type production and project shop, nothing else. */
+    void organization() {
+        api().body(Map.of("id", "acme", "name", "Acme"))
+                .post("/api/v1/orgs")
+                .then()
+                .log()
+                .ifValidationFails()
+                .statusCode(201);
+        api().body(Map.of("id", "production"))
+                .post("/api/v1/orgs/acme/env-types")
+                .then()
+                .log()
+                .ifValidationFails()
+                .statusCode(201);
+        api().body(Map.of("id", "shop", "name", "Shop"))
+                .post("/api/v1/orgs/acme/projects")
                 .then()
                 .log()
                 .ifValidationFails()
