@@ -1,5 +1,6 @@
 package dev.polystack.tests;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.polystack.runner.ControlPlane;
 import dev.polystack.runner.Keys;
 import dev.polystack.runner.protocol.ClaimedJob;
@@ -80,10 +81,7 @@ final class ProtocolRunner implements AutoCloseable {
                         job.jobId(),
                         new JobResult(
                                 JobStatus.SUCCEEDED,
-                                Map.of(
-                                        "name",
-                                        new JobResult.Output(
-                                                com.fasterxml.jackson.databind.node.TextNode.valueOf(name), false)),
+                                Map.of("name", new JobResult.Output(TextNode.valueOf(name), false)),
                                 List.of(),
                                 new JobResult.PlanSummary(1, 0, 0),
                                 null),

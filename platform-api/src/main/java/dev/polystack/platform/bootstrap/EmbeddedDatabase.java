@@ -1,7 +1,6 @@
 package dev.polystack.platform.bootstrap;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The embedded default database: real PostgreSQL binaries (from Maven Central) started on a loopback
@@ -24,9 +24,13 @@ import java.util.logging.Level;
  */
 final class EmbeddedDatabase implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
+    /**
+     * java.util.logging, not JBoss Logging: this class runs before Quarkus starts and configures logging, and it
+     * quietens io.zonky's logger, held here so that its level stays set.
+     */
+    private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class.getName());
     /** initdb and postmaster chatter goes to INFO; keep it out of the console before Quarkus configures logging. */
-    private static final java.util.logging.Logger ZONKY = java.util.logging.Logger.getLogger("io.zonky");
+    private static final Logger ZONKY = Logger.getLogger("io.zonky");
 
     static {
         ZONKY.setLevel(Level.WARNING);
@@ -43,7 +47,7 @@ final class EmbeddedDatabase implements AutoCloseable {
         try {
             Files.createDirectories(clusterDir);
             stopOrphan(clusterDir.resolve("data"));
-            LOG.infof("Starting the embedded PostgreSQL with its data in %s", clusterDir);
+            LOG.info(() -> "Starting the embedded PostgreSQL with its data in " + clusterDir);
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(clusterDir.resolve("data"))
                     .setCleanDataDirectory(false)
@@ -82,10 +86,8 @@ final class EmbeddedDatabase implements AutoCloseable {
         if (orphan.isEmpty()) {
             return; // stale lock file: PostgreSQL removes it on start
         }
-        LOG.warnf(
-                "The embedded PostgreSQL of a previous run (pid %d) is still running, probably because Polystack was killed;"
-                        + " stopping it",
-                pid);
+        LOG.warning(() -> "The embedded PostgreSQL of a previous run (pid " + pid
+                + ") is still running, probably because Polystack was killed; stopping it");
         try {
             new ProcessBuilder("kill", "-INT", Long.toString(pid))
                     .inheritIO()
@@ -95,8 +97,8 @@ final class EmbeddedDatabase implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | ExecutionException | TimeoutException e) {
-            LOG.warnf(
-                    "Could not stop the PostgreSQL of the previous run (pid %d): %s; killing it", pid, e.getMessage());
+            LOG.warning(() -> "Could not stop the PostgreSQL of the previous run (pid " + pid + "): " + e.getMessage()
+                    + "; killing it");
             orphan.get().destroyForcibly();
         }
     }
@@ -113,7 +115,7 @@ final class EmbeddedDatabase implements AutoCloseable {
         try {
             postgres.close();
         } catch (IOException e) {
-            LOG.warn("Could not stop the embedded PostgreSQL cleanly", e);
+            LOG.log(Level.WARNING, "Could not stop the embedded PostgreSQL cleanly", e);
         }
     }
 }

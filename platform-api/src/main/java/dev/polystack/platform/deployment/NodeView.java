@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -8,8 +9,7 @@ import java.time.Instant;
 public record NodeView(
         String type,
 
-        @com.fasterxml.jackson.annotation.JsonProperty("class")
-        String resourceClass,
+        @JsonProperty("class") String resourceClass,
 
         String id,
         String path,

@@ -34,7 +34,7 @@ public class Environment extends VersionedEntity {
     @Column(name = "env_type_id", nullable = false)
     private UUID envTypeId;
 
-    @Convert(converter = EnvironmentStatus.Converter.class)
+    @Convert(converter = EnvironmentStatus.ColumnConverter.class)
     @Column(nullable = false)
     private EnvironmentStatus status;
 

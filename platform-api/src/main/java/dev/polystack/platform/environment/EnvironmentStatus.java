@@ -2,6 +2,7 @@ package dev.polystack.platform.environment;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -38,8 +39,8 @@ public enum EnvironmentStatus {
     }
 
     /** Stores the wire name, as the CHECK constraint expects. */
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<EnvironmentStatus, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<EnvironmentStatus, String> {
         @Override
         public String convertToDatabaseColumn(EnvironmentStatus status) {
             return status.wireName;

@@ -21,7 +21,7 @@ public class Membership extends VersionedEntity {
     @Column(name = "principal_id", nullable = false, updatable = false)
     private UUID principalId;
 
-    @Convert(converter = Role.Converter.class)
+    @Convert(converter = Role.ColumnConverter.class)
     @Column(nullable = false)
     private Role role;
 

@@ -7,6 +7,7 @@ import dev.polystack.platform.common.web.OptionalSlug;
 import dev.polystack.rules.Identifiers;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -32,7 +33,7 @@ public record ModuleRequest(
 
         Map<
                         @Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
-                        @jakarta.validation.constraints.NotNull @Valid ModuleParam>
+                        @NotNull @Valid ModuleParam>
                 moduleParams,
 
         @Schema(description = "OpenTofu variables of the module; string values may contain placeholders")
@@ -41,14 +42,14 @@ public record ModuleRequest(
         @Schema(description = "OpenTofu provider local name → Polystack provider `type.id`")
         Map<
                         @Pattern(regexp = "^[a-z][a-z0-9_-]*$", message = "must be a provider local name") String,
-                        @jakarta.validation.constraints.NotNull
+                        @NotNull
                         @Pattern(regexp = "^[a-z0-9-]+\\.[a-z0-9-]+$", message = "must name a provider as type.id")
                         String>
                 providerMapping,
 
         Map<
                         @Pattern(regexp = Identifiers.NAME, message = "must be a lowercase alias") String,
-                        @jakarta.validation.constraints.NotNull @Valid ModuleDependency>
+                        @NotNull @Valid ModuleDependency>
                 dependencies,
 
         @Schema(
@@ -56,7 +57,7 @@ public record ModuleRequest(
                         "Write-only module inputs (passwords, keys), stored encrypted; send *** to keep a value as it is")
         Map<
                         @Pattern(regexp = Identifiers.VARIABLE, message = "must be a variable name") String,
-                        @jakarta.validation.constraints.NotNull @Size(max = 65536) String>
+                        @NotNull @Size(max = 65536) String>
                 secretInputs,
 
         @ManagedBy @Schema(description = "What manages the module (configuration as code); empty clears it")

@@ -7,6 +7,7 @@ import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.matching.ModuleMatchRule;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -21,17 +22,18 @@ import java.util.UUID;
 @ApplicationScoped
 public class ModuleRuleService {
 
-    @Inject
-    ModuleRuleRepository rules;
+    private final ModuleRuleRepository rules;
+    private final ModuleService modules;
+    private final EnvironmentService environments;
+    private final Clock clock;
 
     @Inject
-    ModuleService modules;
-
-    @Inject
-    EnvironmentService environments;
-
-    @Inject
-    Clock clock;
+    ModuleRuleService(ModuleRuleRepository rules, ModuleService modules, EnvironmentService environments, Clock clock) {
+        this.rules = rules;
+        this.modules = modules;
+        this.environments = environments;
+        this.clock = clock;
+    }
 
     @Transactional
     public ModuleRuleView create(OrgScope scope, CreateModuleRuleRequest request) {
@@ -111,14 +113,14 @@ public class ModuleRuleService {
     }
 
     /** The organization's module rules, as the rules engine needs them. */
-    public List<dev.polystack.rules.matching.ModuleRule> engineRules(UUID orgId) {
+    public List<ModuleMatchRule> engineRules(UUID orgId) {
         Map<UUID, String[]> modulesById = new HashMap<>();
         return rules.all(orgId).stream()
                 .map(rule -> {
                     String[] module = modulesById.computeIfAbsent(rule.moduleId(), id -> modules.slugAndType(id));
                     EnvironmentService.TargetNames target = environments.namesOf(
                             new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-                    return new dev.polystack.rules.matching.ModuleRule(
+                    return new ModuleMatchRule(
                             rule.id().toString(),
                             module[0],
                             module[1],

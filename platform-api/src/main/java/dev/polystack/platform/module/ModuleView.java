@@ -2,6 +2,7 @@ package dev.polystack.platform.module;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
 import java.util.Map;
@@ -18,7 +19,7 @@ public record ModuleView(
         JsonNode providerMapping,
         JsonNode dependencies,
 
-        @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "Secret inputs, always shown as ***")
+        @Schema(description = "Secret inputs, always shown as ***")
         Map<String, String> secretInputs,
 
         ModuleInterfaceView moduleInterface,

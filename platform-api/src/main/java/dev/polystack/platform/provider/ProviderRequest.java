@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.platform.common.web.ManagedBy;
 import dev.polystack.platform.common.web.OptionalSlug;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -36,7 +37,7 @@ public record ProviderRequest(
         Map<
                         @Pattern(regexp = "^[a-zA-Z_][a-zA-Z0-9_]*$", message = "must be a provider argument name")
                         String,
-                        @jakarta.validation.constraints.NotNull @Size(max = 65536) String>
+                        @NotNull @Size(max = 65536) String>
                 secrets,
 
         @ManagedBy String managedBy,

@@ -6,6 +6,7 @@ import dev.polystack.platform.common.web.OptionalSlug;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -22,7 +23,7 @@ public record RunnerRequest(
 
         Map<
                         @Pattern(regexp = "^[a-zA-Z0-9._/-]{1,63}$", message = "must be a label key") String,
-                        @jakarta.validation.constraints.NotNull @Size(max = 200) String>
+                        @NotNull @Size(max = 200) String>
                 labels,
 
         @Min(1) @Max(1000) @Schema(description = "Jobs it may run at once; default 1")

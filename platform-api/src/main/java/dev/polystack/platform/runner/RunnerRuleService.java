@@ -8,6 +8,7 @@ import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.resourcetype.ResourceTypeService;
 import dev.polystack.platform.security.OrgScope;
+import dev.polystack.rules.matching.RunnerMatchRule;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -20,20 +21,25 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunnerRuleService {
 
-    @Inject
-    RunnerRuleRepository rules;
+    private final RunnerRuleRepository rules;
+    private final RunnerService runners;
+    private final EnvironmentService environments;
+    private final ResourceTypeService resourceTypes;
+    private final Clock clock;
 
     @Inject
-    RunnerService runners;
-
-    @Inject
-    EnvironmentService environments;
-
-    @Inject
-    ResourceTypeService resourceTypes;
-
-    @Inject
-    Clock clock;
+    RunnerRuleService(
+            RunnerRuleRepository rules,
+            RunnerService runners,
+            EnvironmentService environments,
+            ResourceTypeService resourceTypes,
+            Clock clock) {
+        this.rules = rules;
+        this.runners = runners;
+        this.environments = environments;
+        this.resourceTypes = resourceTypes;
+        this.clock = clock;
+    }
 
     @Transactional
     public RunnerRuleView create(OrgScope scope, CreateRunnerRuleRequest request) {
@@ -114,12 +120,12 @@ public class RunnerRuleService {
     }
 
     /** The organization's runner rules, as the rules engine needs them. */
-    public List<dev.polystack.rules.matching.RunnerRule> engineRules(UUID orgId) {
+    public List<RunnerMatchRule> engineRules(UUID orgId) {
         return rules.list("orgId", orgId).stream()
                 .map(rule -> {
                     EnvironmentService.TargetNames target = environments.namesOf(
                             new EnvironmentService.TargetIds(rule.projectId(), rule.envTypeId(), rule.envId()));
-                    return new dev.polystack.rules.matching.RunnerRule(
+                    return new RunnerMatchRule(
                             rule.id().toString(),
                             runners.slugOf(rule.runnerId()),
                             target.projectId(),

@@ -3,6 +3,7 @@ package dev.polystack.platform.security;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -41,8 +42,8 @@ public enum Role {
     }
 
     /** Stores the wire name, the same text the CHECK constraint allows. */
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<Role, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<Role, String> {
         @Override
         public String convertToDatabaseColumn(Role role) {
             return role == null ? null : role.wireName;

@@ -1,7 +1,7 @@
 package dev.polystack.rules.graph;
 
-import dev.polystack.rules.matching.ModuleRule;
-import dev.polystack.rules.matching.RunnerRule;
+import dev.polystack.rules.matching.ModuleMatchRule;
+import dev.polystack.rules.matching.RunnerMatchRule;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,8 +16,8 @@ public record Catalog(
         Map<String, ResourceTypeSpec> resourceTypes,
         Map<String, ModuleSpec> modules,
         Map<String, ProviderSpec> providers,
-        List<ModuleRule> moduleRules,
-        List<RunnerRule> runnerRules) {
+        List<ModuleMatchRule> moduleRules,
+        List<RunnerMatchRule> runnerRules) {
 
     public Catalog {
         resourceTypes = Map.copyOf(resourceTypes);
@@ -31,8 +31,8 @@ public record Catalog(
             Collection<ResourceTypeSpec> types,
             Collection<ModuleSpec> modules,
             Collection<ProviderSpec> providers,
-            List<ModuleRule> moduleRules,
-            List<RunnerRule> runnerRules) {
+            List<ModuleMatchRule> moduleRules,
+            List<RunnerMatchRule> runnerRules) {
         Map<String, ResourceTypeSpec> typeMap = new HashMap<>();
         types.forEach(t -> typeMap.put(t.id(), t));
         Map<String, ModuleSpec> moduleMap = new HashMap<>();

@@ -9,10 +9,10 @@ import dev.polystack.rules.manifest.Manifest;
 import dev.polystack.rules.manifest.ResourceRequest;
 import dev.polystack.rules.manifest.Workload;
 import dev.polystack.rules.matching.EnvironmentContext;
+import dev.polystack.rules.matching.ModuleMatchRule;
 import dev.polystack.rules.matching.ModuleMatcher;
-import dev.polystack.rules.matching.ModuleRule;
+import dev.polystack.rules.matching.RunnerMatchRule;
 import dev.polystack.rules.matching.RunnerMatcher;
-import dev.polystack.rules.matching.RunnerRule;
 import dev.polystack.rules.template.Placeholders;
 import dev.polystack.rules.template.Reference;
 import dev.polystack.rules.template.Segment;
@@ -171,7 +171,7 @@ public final class GraphExpander {
         private void expand(Pending pending) {
             ResourceIdentity identity = pending.identity();
             String path = pending.path();
-            ModuleRule moduleRule;
+            ModuleMatchRule moduleRule;
             try {
                 moduleRule = modules.match(identity, path);
             } catch (RulesException e) {
@@ -190,7 +190,7 @@ public final class GraphExpander {
             String runnerRuleId = null;
             if (runnerId == null) {
                 try {
-                    RunnerRule runnerRule = runners.match(identity, path);
+                    RunnerMatchRule runnerRule = runners.match(identity, path);
                     runnerId = runnerRule.runnerId();
                     runnerRuleId = runnerRule.id();
                 } catch (RulesException e) {

@@ -11,25 +11,27 @@ import java.util.List;
  */
 public final class ModuleMatcher {
 
-    private static final List<Criterion<ModuleRule>> CRITERIA = List.of(
-            new Criterion<>("resource_id", ModuleRule::resourceId, (r, env) -> r == null ? null : r.id()),
-            new Criterion<>("env_id", ModuleRule::envId, (r, env) -> env.envId()),
-            new Criterion<>("env_type_id", ModuleRule::envTypeId, (r, env) -> env.envTypeId()),
-            new Criterion<>("project_id", ModuleRule::projectId, (r, env) -> env.projectId()),
+    private static final List<Criterion<ModuleMatchRule>> CRITERIA = List.of(
+            new Criterion<>("resource_id", ModuleMatchRule::resourceId, (r, env) -> r == null ? null : r.id()),
+            new Criterion<>("env_id", ModuleMatchRule::envId, (r, env) -> env.envId()),
+            new Criterion<>("env_type_id", ModuleMatchRule::envTypeId, (r, env) -> env.envTypeId()),
+            new Criterion<>("project_id", ModuleMatchRule::projectId, (r, env) -> env.projectId()),
             new Criterion<>(
-                    "resource_class", ModuleRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
+                    "resource_class",
+                    ModuleMatchRule::resourceClass,
+                    (r, env) -> r == null ? null : r.resourceClass()));
 
-    private final Matcher<ModuleRule> matcher;
+    private final Matcher<ModuleMatchRule> matcher;
 
-    public ModuleMatcher(Collection<ModuleRule> rules, EnvironmentContext environment) {
+    public ModuleMatcher(Collection<ModuleMatchRule> rules, EnvironmentContext environment) {
         this.matcher =
                 new Matcher<>(
                         "module",
                         CRITERIA,
-                        ModuleRule::id,
-                        ModuleRule::moduleId,
-                        ModuleRule::moduleResourceType,
-                        ModuleRule::resourceId,
+                        ModuleMatchRule::id,
+                        ModuleMatchRule::moduleId,
+                        ModuleMatchRule::moduleResourceType,
+                        ModuleMatchRule::resourceId,
                         rules,
                         environment) {
                     @Override
@@ -38,7 +40,7 @@ public final class ModuleMatcher {
                     }
 
                     @Override
-                    boolean typeMatches(ModuleRule rule, ResourceIdentity resource) {
+                    boolean typeMatches(ModuleMatchRule rule, ResourceIdentity resource) {
                         return rule.moduleResourceType().equals(resource.type());
                     }
                 };
@@ -50,7 +52,7 @@ public final class ModuleMatcher {
      * @param path where the resource is declared, for the error
      * @throws dev.polystack.rules.RulesException when no rule matches or two tie
      */
-    public ModuleRule match(ResourceIdentity resource, String path) {
+    public ModuleMatchRule match(ResourceIdentity resource, String path) {
         return matcher.match(resource, path);
     }
 

@@ -11,24 +11,26 @@ import java.util.List;
  */
 public final class RunnerMatcher {
 
-    private static final List<Criterion<RunnerRule>> CRITERIA = List.of(
-            new Criterion<>("env_id", RunnerRule::envId, (r, env) -> env.envId()),
-            new Criterion<>("env_type_id", RunnerRule::envTypeId, (r, env) -> env.envTypeId()),
-            new Criterion<>("project_id", RunnerRule::projectId, (r, env) -> env.projectId()),
-            new Criterion<>("resource_type", RunnerRule::resourceType, (r, env) -> r == null ? null : r.type()),
+    private static final List<Criterion<RunnerMatchRule>> CRITERIA = List.of(
+            new Criterion<>("env_id", RunnerMatchRule::envId, (r, env) -> env.envId()),
+            new Criterion<>("env_type_id", RunnerMatchRule::envTypeId, (r, env) -> env.envTypeId()),
+            new Criterion<>("project_id", RunnerMatchRule::projectId, (r, env) -> env.projectId()),
+            new Criterion<>("resource_type", RunnerMatchRule::resourceType, (r, env) -> r == null ? null : r.type()),
             new Criterion<>(
-                    "resource_class", RunnerRule::resourceClass, (r, env) -> r == null ? null : r.resourceClass()));
+                    "resource_class",
+                    RunnerMatchRule::resourceClass,
+                    (r, env) -> r == null ? null : r.resourceClass()));
 
-    private final Matcher<RunnerRule> matcher;
+    private final Matcher<RunnerMatchRule> matcher;
 
-    public RunnerMatcher(Collection<RunnerRule> rules, EnvironmentContext environment) {
+    public RunnerMatcher(Collection<RunnerMatchRule> rules, EnvironmentContext environment) {
         this.matcher =
                 new Matcher<>(
                         "runner",
                         CRITERIA,
-                        RunnerRule::id,
-                        RunnerRule::runnerId,
-                        RunnerRule::resourceType,
+                        RunnerMatchRule::id,
+                        RunnerMatchRule::runnerId,
+                        RunnerMatchRule::resourceType,
                         rule -> null,
                         rules,
                         environment) {
@@ -38,13 +40,13 @@ public final class RunnerMatcher {
                     }
 
                     @Override
-                    boolean typeMatches(RunnerRule rule, ResourceIdentity resource) {
+                    boolean typeMatches(RunnerMatchRule rule, ResourceIdentity resource) {
                         return true;
                     }
                 };
     }
 
-    public RunnerRule match(ResourceIdentity resource, String path) {
+    public RunnerMatchRule match(ResourceIdentity resource, String path) {
         return matcher.match(resource, path);
     }
 

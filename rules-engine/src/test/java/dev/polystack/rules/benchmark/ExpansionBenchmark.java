@@ -16,8 +16,8 @@ import dev.polystack.rules.manifest.Manifest;
 import dev.polystack.rules.manifest.ManifestLimits;
 import dev.polystack.rules.manifest.ManifestParser;
 import dev.polystack.rules.matching.EnvironmentContext;
-import dev.polystack.rules.matching.ModuleRule;
-import dev.polystack.rules.matching.RunnerRule;
+import dev.polystack.rules.matching.ModuleMatchRule;
+import dev.polystack.rules.matching.RunnerMatchRule;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -120,7 +120,7 @@ public class ExpansionBenchmark {
     static Catalog catalog(int moduleRuleCount) {
         List<ResourceTypeSpec> types = new ArrayList<>();
         List<ModuleSpec> modules = new ArrayList<>();
-        List<ModuleRule> moduleRules = new ArrayList<>();
+        List<ModuleMatchRule> moduleRules = new ArrayList<>();
         for (int t = 0; t < TYPES; t++) {
             types.add(new ResourceTypeSpec("type-" + t, true, ENDPOINT_OUTPUT));
             ObjectNode inputs = JsonNodeFactory.instance.objectNode();
@@ -137,7 +137,8 @@ public class ExpansionBenchmark {
                     inputs,
                     Map.of("aws", "aws.default"),
                     Map.<String, DependencySpec>of()));
-            moduleRules.add(new ModuleRule("general-" + t, "module-" + t, "type-" + t, null, null, null, null, null));
+            moduleRules.add(
+                    new ModuleMatchRule("general-" + t, "module-" + t, "type-" + t, null, null, null, null, null));
         }
         int total = WORKLOADS * RESOURCES_PER_WORKLOAD;
         int specific = (moduleRuleCount - TYPES) / 2;
@@ -145,19 +146,20 @@ public class ExpansionBenchmark {
             String id =
                     k < total ? resourceId(k / RESOURCES_PER_WORKLOAD, k % RESOURCES_PER_WORKLOAD) : "elsewhere.r" + k;
             moduleRules.add(
-                    new ModuleRule("specific-" + k, "module-" + (k % TYPES), type(k), null, id, null, null, null));
+                    new ModuleMatchRule("specific-" + k, "module-" + (k % TYPES), type(k), null, id, null, null, null));
         }
         for (int k = moduleRules.size(); k < moduleRuleCount; k++) {
-            moduleRules.add(new ModuleRule(
+            moduleRules.add(new ModuleMatchRule(
                     "project-" + k, "module-" + (k % TYPES), type(k), null, null, "project-" + k, null, null));
         }
-        List<RunnerRule> runnerRules = new ArrayList<>();
-        runnerRules.add(new RunnerRule("default", "runner-default", null, null, null, null, null));
+        List<RunnerMatchRule> runnerRules = new ArrayList<>();
+        runnerRules.add(new RunnerMatchRule("default", "runner-default", null, null, null, null, null));
         for (int t = 0; t < TYPES; t++) {
-            runnerRules.add(new RunnerRule("type-" + t, "runner-" + t, null, "production", null, "type-" + t, null));
+            runnerRules.add(
+                    new RunnerMatchRule("type-" + t, "runner-" + t, null, "production", null, "type-" + t, null));
         }
         for (int k = runnerRules.size(); k < RUNNER_RULES; k++) {
-            runnerRules.add(new RunnerRule("other-" + k, "runner-x", "project-" + k, null, null, null, null));
+            runnerRules.add(new RunnerMatchRule("other-" + k, "runner-x", "project-" + k, null, null, null, null));
         }
         ProviderSpec aws = new ProviderSpec(
                 "aws",

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.rules.ParamType;
 import dev.polystack.rules.matching.EnvironmentContext;
-import dev.polystack.rules.matching.ModuleRule;
-import dev.polystack.rules.matching.RunnerRule;
+import dev.polystack.rules.matching.ModuleMatchRule;
+import dev.polystack.rules.matching.RunnerMatchRule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,9 @@ final class Fixtures {
     final List<ResourceTypeSpec> types = new ArrayList<>();
     final List<ModuleSpec> modules = new ArrayList<>();
     final List<ProviderSpec> providers = new ArrayList<>();
-    final List<ModuleRule> moduleRules = new ArrayList<>();
-    final List<RunnerRule> runnerRules =
-            new ArrayList<>(List.of(new RunnerRule("any", "runner-1", null, null, null, null, null)));
+    final List<ModuleMatchRule> moduleRules = new ArrayList<>();
+    final List<RunnerMatchRule> runnerRules =
+            new ArrayList<>(List.of(new RunnerMatchRule("any", "runner-1", null, null, null, null, null)));
 
     static ObjectNode json(String text) {
         try {
@@ -60,7 +60,7 @@ final class Fixtures {
             Map<String, ParamSpec> params,
             Map<String, String> providerMapping) {
         modules.add(new ModuleSpec(id, 1, type, params, json(inputs), providerMapping, dependencies));
-        moduleRules.add(new ModuleRule("rule-" + id, id, type, null, null, null, null, null));
+        moduleRules.add(new ModuleMatchRule("rule-" + id, id, type, null, null, null, null, null));
         return this;
     }
 

@@ -6,7 +6,7 @@ import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.RulesException;
 import dev.polystack.rules.manifest.Manifest;
 import dev.polystack.rules.manifest.ManifestParser;
-import dev.polystack.rules.matching.RunnerRule;
+import dev.polystack.rules.matching.RunnerMatchRule;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -255,7 +255,7 @@ class GraphExpanderTest {
     @Test
     void aProvisionedResourceKeepsItsRunner() {
         Fixtures f = new Fixtures().type("postgres", true).module("rds", "postgres", "{}", Map.of());
-        f.runnerRules.add(new RunnerRule("specific", "runner-2", null, null, "prod", null, null));
+        f.runnerRules.add(new RunnerMatchRule("specific", "runner-2", null, null, "prod", null, null));
         Manifest manifest = parser.parseYaml("shared: { db: { type: postgres }, db2: { type: postgres } }");
         ResourceGraph graph =
                 expander.expand(manifest, PROD, f.catalog(), Map.of(id("postgres", "shared.db"), "runner-1"));

@@ -33,15 +33,15 @@ class MatcherTest {
         "checkout.db/prod/-/shop/ha, checkout.db/prod/-/shop/-"
     })
     void theMoreSpecificModuleRuleWins(String winner, String loser) {
-        ModuleRule a = moduleRule("winner", winner);
-        ModuleRule b = moduleRule("loser", loser);
+        ModuleMatchRule a = moduleRule("winner", winner);
+        ModuleMatchRule b = moduleRule("loser", loser);
         assertThat(new ModuleMatcher(List.of(a, b), PROD).match(DB, "p").id()).isEqualTo("winner");
         assertThat(new ModuleMatcher(List.of(b, a), PROD).match(DB, "p").id()).isEqualTo("winner");
     }
 
-    private static ModuleRule moduleRule(String id, String criteria) {
+    private static ModuleMatchRule moduleRule(String id, String criteria) {
         String[] c = criteria.split("/");
-        return new ModuleRule(
+        return new ModuleMatchRule(
                 id,
                 "module-" + id,
                 "postgres",
@@ -65,8 +65,8 @@ class MatcherTest {
 
     @Test
     void moduleRulesOnlyApplyToTheirModulesResourceType() {
-        ModuleRule redis = new ModuleRule("r", "redis-basic", "redis", null, null, null, null, null);
-        ModuleRule postgres = new ModuleRule("p", "rds", "postgres", null, null, null, null, null);
+        ModuleMatchRule redis = new ModuleMatchRule("r", "redis-basic", "redis", null, null, null, null, null);
+        ModuleMatchRule postgres = new ModuleMatchRule("p", "rds", "postgres", null, null, null, null, null);
         assertThat(new ModuleMatcher(List.of(redis, postgres), PROD)
                         .match(DB, "p")
                         .moduleId())
@@ -75,9 +75,9 @@ class MatcherTest {
 
     @Test
     void equallySpecificRulesAreATieNamingBoth() {
-        ModuleRule a = moduleRule("rule-a", "-/-/production/-/-");
-        ModuleRule b = moduleRule("rule-b", "-/-/-/shop/ha");
-        ModuleRule c = new ModuleRule("rule-c", "module-c", "postgres", null, null, null, "production", null);
+        ModuleMatchRule a = moduleRule("rule-a", "-/-/production/-/-");
+        ModuleMatchRule b = moduleRule("rule-b", "-/-/-/shop/ha");
+        ModuleMatchRule c = new ModuleMatchRule("rule-c", "module-c", "postgres", null, null, null, "production", null);
         assertThat(new ModuleMatcher(List.of(a, b), PROD).match(DB, "p").id()).isEqualTo("rule-a");
         assertThatThrownBy(() -> new ModuleMatcher(List.of(a, c), PROD).match(DB, "workloads.checkout.resources.db"))
                 .hasMessageContaining(
@@ -95,15 +95,15 @@ class MatcherTest {
         "-/-/-/-/ha, -/-/-/-/-"
     })
     void theMoreSpecificRunnerRuleWins(String winner, String loser) {
-        RunnerRule a = runnerRule("winner", winner);
-        RunnerRule b = runnerRule("loser", loser);
+        RunnerMatchRule a = runnerRule("winner", winner);
+        RunnerMatchRule b = runnerRule("loser", loser);
         assertThat(new RunnerMatcher(List.of(b, a), PROD).match(DB, "p").runnerId())
                 .isEqualTo("runner-winner");
     }
 
-    private static RunnerRule runnerRule(String id, String criteria) {
+    private static RunnerMatchRule runnerRule(String id, String criteria) {
         String[] c = criteria.split("/");
-        return new RunnerRule(
+        return new RunnerMatchRule(
                 id,
                 "runner-" + id,
                 nullIfDash(c[2]),
@@ -121,10 +121,10 @@ class MatcherTest {
 
     @Test
     void explainListsEveryCandidateWhyAndTheWinner() {
-        ModuleRule general = moduleRule("general", "-/-/-/-/-");
-        ModuleRule byType = moduleRule("by-type", "-/-/production/-/-");
-        ModuleRule staging = moduleRule("staging", "-/staging/-/-/-");
-        ModuleRule redis = new ModuleRule("redis", "redis-basic", "redis", null, null, null, null, null);
+        ModuleMatchRule general = moduleRule("general", "-/-/-/-/-");
+        ModuleMatchRule byType = moduleRule("by-type", "-/-/production/-/-");
+        ModuleMatchRule staging = moduleRule("staging", "-/staging/-/-/-");
+        ModuleMatchRule redis = new ModuleMatchRule("redis", "redis-basic", "redis", null, null, null, null, null);
         Explanation explanation = new ModuleMatcher(List.of(general, byType, staging, redis), PROD).explain(DB);
         assertThat(explanation.winner()).isEqualTo("by-type");
         assertThat(explanation.chosen()).isEqualTo("module-by-type");
@@ -151,9 +151,9 @@ class MatcherTest {
 
     @Test
     void manyRulesForOtherResourcesStayCheap() {
-        List<ModuleRule> rules = new java.util.ArrayList<>();
+        List<ModuleMatchRule> rules = new java.util.ArrayList<>();
         for (int i = 0; i < 50_000; i++) {
-            rules.add(new ModuleRule("r" + i, "m", "postgres", null, "w.r" + i, null, null, null));
+            rules.add(new ModuleMatchRule("r" + i, "m", "postgres", null, "w.r" + i, null, null, null));
         }
         ModuleMatcher matcher = new ModuleMatcher(rules, PROD);
         assertThat(matcher.match(new ResourceIdentity("postgres", "default", "w.r4711"), "p")

@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment.jobs;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.deployment.model.NodeOperation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;
@@ -21,8 +22,7 @@ public record ClaimedJob(
         UUID deploymentId,
         int attempt,
 
-        @Schema(enumeration = {"plan", "apply", "destroy", "check"})
-        String operation,
+        NodeOperation operation,
 
         Resource resource,
         Environment environment,

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -20,10 +19,7 @@ import java.util.Map;
  * @param check     what a check found (checks only)
  */
 public record JobResult(
-        @NotNull
-        @Pattern(regexp = "succeeded|failed|cancelled", message = "must be succeeded, failed or cancelled")
-        @Schema(enumeration = {"succeeded", "failed", "cancelled"})
-        String status,
+        @NotNull JobOutcome status,
 
         Map<String, Output> outputs,
         @Size(max = 10_000) List<@Valid @NotNull Resource> resources,

@@ -44,6 +44,7 @@ import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.Outputs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -74,57 +75,62 @@ public class JobService implements StateCredentials {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    @Inject
-    JobRepository jobs;
+    private final JobRepository jobs;
+    private final NodeRepository nodes;
+    private final DeploymentRepository deployments;
+    private final DeploymentEngine engine;
+    private final Checks checks;
+    private final NodeResolver resolver;
+    private final RunnerService runners;
+    private final ProviderService providers;
+    private final ResourceTypeService resourceTypes;
+    private final EngineSettings settings;
+    private final LogService logs;
+    private final ActiveResourceService activeResources;
+    private final QuotaService quotas;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final MeterRegistry meters;
 
     @Inject
-    NodeRepository nodes;
-
-    @Inject
-    DeploymentRepository deployments;
-
-    @Inject
-    DeploymentEngine engine;
-
-    @Inject
-    Checks checks;
-
-    @Inject
-    NodeResolver resolver;
-
-    @Inject
-    RunnerService runners;
-
-    @Inject
-    ProviderService providers;
-
-    @Inject
-    ResourceTypeService resourceTypes;
-
-    @Inject
-    EngineSettings settings;
-
-    @Inject
-    LogService logs;
-
-    @Inject
-    ActiveResourceService activeResources;
-
-    @Inject
-    QuotaService quotas;
-
-    @Inject
-    ObjectMapper json;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MeterRegistry meters;
+    JobService(
+            JobRepository jobs,
+            NodeRepository nodes,
+            DeploymentRepository deployments,
+            DeploymentEngine engine,
+            Checks checks,
+            NodeResolver resolver,
+            RunnerService runners,
+            ProviderService providers,
+            ResourceTypeService resourceTypes,
+            EngineSettings settings,
+            LogService logs,
+            ActiveResourceService activeResources,
+            QuotaService quotas,
+            ObjectMapper json,
+            Clock clock,
+            MeterRegistry meters) {
+        this.jobs = jobs;
+        this.nodes = nodes;
+        this.deployments = deployments;
+        this.engine = engine;
+        this.checks = checks;
+        this.resolver = resolver;
+        this.runners = runners;
+        this.providers = providers;
+        this.resourceTypes = resourceTypes;
+        this.settings = settings;
+        this.logs = logs;
+        this.activeResources = activeResources;
+        this.quotas = quotas;
+        this.json = json;
+        this.clock = clock;
+        this.meters = meters;
+    }
 
     private Timer pickupLatency;
 
-    @jakarta.annotation.PostConstruct
+    @PostConstruct
     void registerMetrics() {
         pickupLatency = Timer.builder("polystack.jobs.pickup.latency")
                 .description("From a job being queued to a runner claiming it")
@@ -266,9 +272,7 @@ public class JobService implements StateCredentials {
                         + identity.resourceClass() + "/" + identity.id())
                 .toString();
         // a gated deployment's first part only plans, whatever its node will do once approved
-        String operation = job.isPlanOnly()
-                ? NodeOperation.PLAN.wireName()
-                : node.operation().wireName();
+        NodeOperation operation = job.isPlanOnly() ? NodeOperation.PLAN : node.operation();
         return new ClaimedJob(
                 job.id(),
                 job.deploymentId(),
@@ -368,11 +372,7 @@ public class JobService implements StateCredentials {
                 }
             });
         }
-        NodeStatus status = switch (result.status()) {
-            case "succeeded" -> NodeStatus.SUCCEEDED;
-            case "cancelled" -> NodeStatus.CANCELLED;
-            default -> NodeStatus.FAILED;
-        };
+        NodeStatus status = result.status().nodeStatus();
         String error = result.error() == null
                 ? null
                 : result.error().summary()

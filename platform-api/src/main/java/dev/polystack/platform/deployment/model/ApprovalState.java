@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 /**
  * A gated deployment's way through its approval: planning → awaiting → approved | rejected | expired | stale,
@@ -31,8 +32,8 @@ public enum ApprovalState {
         return wireName;
     }
 
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<ApprovalState, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<ApprovalState, String> {
         @Override
         public String convertToDatabaseColumn(ApprovalState state) {
             return state == null ? null : state.wireName;

@@ -32,7 +32,7 @@ public class Deployment extends VersionedEntity {
     @Column(nullable = false, updatable = false)
     private String mode;
 
-    @Convert(converter = DeploymentStatus.Converter.class)
+    @Convert(converter = DeploymentStatus.ColumnConverter.class)
     @Column(nullable = false)
     private DeploymentStatus status;
 
@@ -83,7 +83,7 @@ public class Deployment extends VersionedEntity {
     @JdbcTypeCode(SqlTypes.JSON)
     private JsonNode approval;
 
-    @Convert(converter = ApprovalState.Converter.class)
+    @Convert(converter = ApprovalState.ColumnConverter.class)
     @Column(name = "approval_state")
     private ApprovalState approvalState;
 

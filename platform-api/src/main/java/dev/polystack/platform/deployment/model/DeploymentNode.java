@@ -49,7 +49,7 @@ public class DeploymentNode {
 
     private String action;
 
-    @Convert(converter = NodeStatus.Converter.class)
+    @Convert(converter = NodeStatus.ColumnConverter.class)
     @Column(nullable = false)
     private NodeStatus status;
 

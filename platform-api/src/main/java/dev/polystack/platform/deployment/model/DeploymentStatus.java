@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -64,8 +65,8 @@ public enum DeploymentStatus {
         throw new IllegalArgumentException(value);
     }
 
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<DeploymentStatus, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<DeploymentStatus, String> {
         @Override
         public String convertToDatabaseColumn(DeploymentStatus status) {
             return status.wireName;

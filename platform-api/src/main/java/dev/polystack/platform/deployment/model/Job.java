@@ -35,7 +35,7 @@ public class Job {
     @Column(nullable = false, updatable = false)
     private int attempt;
 
-    @Convert(converter = JobStatus.Converter.class)
+    @Convert(converter = JobStatus.ColumnConverter.class)
     @Column(nullable = false)
     private JobStatus status;
 

@@ -1,6 +1,7 @@
 package dev.polystack.platform.deployment.model;
 
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -52,8 +53,8 @@ public enum JobStatus {
         throw new IllegalArgumentException(value);
     }
 
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<JobStatus, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<JobStatus, String> {
         @Override
         public String convertToDatabaseColumn(JobStatus status) {
             return status.wireName;

@@ -2,6 +2,7 @@ package dev.polystack.platform.deployment.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -72,8 +73,8 @@ public enum NodeStatus {
         throw new IllegalArgumentException(value);
     }
 
-    @jakarta.persistence.Converter
-    public static class Converter implements AttributeConverter<NodeStatus, String> {
+    @Converter
+    public static class ColumnConverter implements AttributeConverter<NodeStatus, String> {
         @Override
         public String convertToDatabaseColumn(NodeStatus status) {
             return status.wireName;

@@ -42,6 +42,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -135,7 +136,7 @@ public class DeploymentEngine {
     private Counter leaseExpiries;
     private Timer advanceDuration;
 
-    @jakarta.annotation.PostConstruct
+    @PostConstruct
     void registerMetrics() {
         advanceFailures = Counter.builder("polystack.engine.advance.failures")
                 .description("Advances of a deployment that failed (the deployment is marked stalled and retried)")

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -29,24 +30,29 @@ public class Sweeper {
 
     private static final Logger LOG = Logger.getLogger(Sweeper.class);
 
-    @Inject
-    JobRepository jobs;
+    private final JobRepository jobs;
+    private final DeploymentRepository deployments;
+    private final DeploymentEngine engine;
+    private final Clock clock;
+    private final MeterRegistry meters;
 
     @Inject
-    DeploymentRepository deployments;
-
-    @Inject
-    DeploymentEngine engine;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MeterRegistry meters;
+    Sweeper(
+            JobRepository jobs,
+            DeploymentRepository deployments,
+            DeploymentEngine engine,
+            Clock clock,
+            MeterRegistry meters) {
+        this.jobs = jobs;
+        this.deployments = deployments;
+        this.engine = engine;
+        this.clock = clock;
+        this.meters = meters;
+    }
 
     private Counter errors;
 
-    @jakarta.annotation.PostConstruct
+    @PostConstruct
     void registerMetrics() {
         errors = Counter.builder("polystack.sweeper.errors")
                 .description("Sweeps, or lease expiries within them, that failed")

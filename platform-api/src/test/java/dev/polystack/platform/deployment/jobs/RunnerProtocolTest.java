@@ -36,6 +36,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 
 /** The runner protocol and the state backend: authentication, claims, leases, cancel, logs, fencing. */
 @QuarkusTest
@@ -571,6 +572,26 @@ class RunnerProtocolTest {
                 .startsWith("Error: boom: xxx")
                 .hasSizeLessThanOrEqualTo(8192)
                 .endsWith("(truncated)");
+    }
+
+    @Test
+    void aResultWithAStatusOutsideTheProtocolIsRefusedAndTheJobKeepsRunning() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        for (Object status : new Object[] {"done", "SUCCEEDED", "", 1}) {
+            s.runner
+                    .result(job.get("job_id"), Map.of("status", status))
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("succeeded, failed or cancelled"))
+                    .body("errors.find { it.pointer == '/status' }", notNullValue());
+        }
+        assertThat(s.nodeStatuses(id)).containsEntry("app.a", "running");
+        s.succeed(job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
     }
 
     @Test

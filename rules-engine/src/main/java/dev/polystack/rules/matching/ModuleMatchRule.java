@@ -6,7 +6,7 @@ import java.util.Objects;
  * A module rule as the engine sees it. {@code moduleResourceType} is the resource type of the rule's
  * module: a rule only ever applies to resources of that type. Null criteria match anything.
  */
-public record ModuleRule(
+public record ModuleMatchRule(
         String id,
         String moduleId,
         String moduleResourceType,
@@ -16,7 +16,7 @@ public record ModuleRule(
         String envTypeId,
         String envId) {
 
-    public ModuleRule {
+    public ModuleMatchRule {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(moduleId, "moduleId");
         Objects.requireNonNull(moduleResourceType, "moduleResourceType");

@@ -3,7 +3,7 @@ package dev.polystack.rules.matching;
 import java.util.Objects;
 
 /** A runner rule as the engine sees it. Null criteria match anything. */
-public record RunnerRule(
+public record RunnerMatchRule(
         String id,
         String runnerId,
         String projectId,
@@ -12,7 +12,7 @@ public record RunnerRule(
         String resourceType,
         String resourceClass) {
 
-    public RunnerRule {
+    public RunnerMatchRule {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(runnerId, "runnerId");
     }

@@ -1,0 +1,104 @@
+package dev.polystack.tests;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The habits the build keeps beyond formatting and lint: test classes small enough to read, and imports
+ * instead of fully qualified names in the code that ships.
+ */
+class HouseRulesTest {
+
+    private static final Path REPOSITORY = PlatformProcess.repository();
+    private static final int MAX_TEST_LINES = 800;
+    /** A package-qualified class name (java.util.List, jakarta.persistence.Converter) outside imports and comments. */
+    private static final Pattern QUALIFIED =
+            Pattern.compile("(^|[^\\w.\"/])(java|javax|jakarta|org|io|com|dev)\\.[a-z0-9]+\\.[a-z0-9.]*[A-Z]\\w*");
+
+    @Test
+    void noTestClassIsOverEightHundredLines() throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Path file : files(
+                "glob:**/src/test/**/*.java",
+                "glob:**/web-console/src/**/*.test.{ts,tsx}",
+                "glob:**/web-console/e2e/**")) {
+            long lines = lines(file).size();
+            if (lines > MAX_TEST_LINES) {
+                over.add(REPOSITORY.relativize(file) + ": " + lines + " lines");
+            }
+        }
+        assertThat(over).as("test sources over %d lines", MAX_TEST_LINES).isEmpty();
+    }
+
+    @Test
+    void shippedCodeImportsWhatItNamesInsteadOfQualifyingIt() throws IOException {
+        List<String> qualified = new ArrayList<>();
+        for (Path file : files("glob:**/src/main/java/**/*.java")) {
+            List<String> lines = lines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (line.startsWith("import ")
+                        || line.startsWith("package ")
+                        || line.startsWith("*")
+                        || line.startsWith("/*")
+                        || line.startsWith("//")) {
+                    continue;
+                }
+                String code = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"");
+                if (QUALIFIED.matcher(code).find()) {
+                    qualified.add(REPOSITORY.relativize(file) + ":" + (i + 1) + ": " + line);
+                }
+            }
+        }
+        assertThat(qualified).as("fully qualified names in main code").isEmpty();
+    }
+
+    @Test
+    void theRulesSeeWhatTheyShouldSee() throws IOException {
+        // the globs above must find the sources, or the rules pass on nothing
+        assertThat(files("glob:**/src/test/**/*.java")).hasSizeGreaterThan(100);
+        assertThat(files("glob:**/web-console/src/**/*.test.{ts,tsx}")).hasSizeGreaterThan(10);
+        assertThat(files("glob:**/src/main/java/**/*.java")).hasSizeGreaterThan(300);
+        assertThat(QUALIFIED
+                        .matcher("    private static final java.util.logging.Logger LOG;")
+                        .find())
+                .isTrue();
+        assertThat(QUALIFIED.matcher("    @jakarta.persistence.Converter").find())
+                .isTrue();
+        assertThat(QUALIFIED.matcher("    private static final Logger LOG;").find())
+                .isFalse();
+    }
+
+    private static List<Path> files(String... globs) throws IOException {
+        List<PathMatcher> matchers = Stream.of(globs)
+                .map(glob -> REPOSITORY.getFileSystem().getPathMatcher(glob))
+                .toList();
+        try (Stream<Path> walk = Files.walk(REPOSITORY)) {
+            return walk.filter(path -> !path.toString().contains("/node_modules/")
+                            && !path.toString().contains("/target/")
+                            && !path.toString().contains("/.git/"))
+                    .filter(Files::isRegularFile)
+                    .filter(path -> matchers.stream().anyMatch(m -> m.matches(path)))
+                    .toList();
+        }
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
