@@ -19,7 +19,7 @@ import java.util.Map;
  * @param check     what a check found (checks only)
  */
 public record JobResult(
-        @NotNull JobOutcome status,
+        @NotNull JobResultStatus status,
 
         Map<String, Output> outputs,
         @Size(max = 10_000) List<@Valid @NotNull Resource> resources,

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.polystack.platform.deployment.model.NodeStatus;
 
 /** How a job ended, as the runner reports it in its result. */
-public enum JobOutcome {
+public enum JobResultStatus {
     SUCCEEDED("succeeded", NodeStatus.SUCCEEDED),
     FAILED("failed", NodeStatus.FAILED),
     CANCELLED("cancelled", NodeStatus.CANCELLED);
@@ -13,7 +13,7 @@ public enum JobOutcome {
     private final String wireName;
     private final NodeStatus nodeStatus;
 
-    JobOutcome(String wireName, NodeStatus nodeStatus) {
+    JobResultStatus(String wireName, NodeStatus nodeStatus) {
         this.wireName = wireName;
         this.nodeStatus = nodeStatus;
     }
@@ -29,8 +29,8 @@ public enum JobOutcome {
     }
 
     @JsonCreator
-    public static JobOutcome fromWire(String value) {
-        for (JobOutcome outcome : values()) {
+    public static JobResultStatus fromWire(String value) {
+        for (JobResultStatus outcome : values()) {
             if (outcome.wireName.equals(value)) {
                 return outcome;
             }
