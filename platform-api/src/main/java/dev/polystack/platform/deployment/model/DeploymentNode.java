@@ -9,6 +9,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+import org.hibernate.annotations.DynamicUpdate;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.Mutability;
 import org.hibernate.type.SqlTypes;
@@ -24,6 +25,9 @@ import java.util.UUID;
  */
 @Entity
 @Table(name = "deployment_node")
+// a node is written four times in its life (queued, resolved, running, ended), each time changing a few columns:
+// only those are sent, not its spec, sealed inputs and digest parts again (serialised, bound and re-stored each time)
+@DynamicUpdate
 public class DeploymentNode {
 
     @Id
