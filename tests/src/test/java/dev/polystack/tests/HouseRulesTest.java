@@ -4,11 +4,15 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -80,18 +84,30 @@ class HouseRulesTest {
                 .isFalse();
     }
 
+    /** The repository's files matching any of the globs; build output, node modules and .git are not entered. */
     private static List<Path> files(String... globs) throws IOException {
         List<PathMatcher> matchers = Stream.of(globs)
                 .map(glob -> REPOSITORY.getFileSystem().getPathMatcher(glob))
                 .toList();
-        try (Stream<Path> walk = Files.walk(REPOSITORY)) {
-            return walk.filter(path -> !path.toString().contains("/node_modules/")
-                            && !path.toString().contains("/target/")
-                            && !path.toString().contains("/.git/"))
-                    .filter(Files::isRegularFile)
-                    .filter(path -> matchers.stream().anyMatch(m -> m.matches(path)))
-                    .toList();
-        }
+        List<Path> found = new ArrayList<>();
+        Files.walkFileTree(REPOSITORY, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                return Set.of("node_modules", "target", ".git").contains(name)
+                        ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                if (attributes.isRegularFile() && matchers.stream().anyMatch(m -> m.matches(file))) {
+                    found.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return found;
     }
 
     private static List<String> lines(Path file) {
