@@ -244,7 +244,9 @@ class KeycloakIT {
         Path err = work.resolve("login.err");
         Process login = cli(home, err, "login", "--url", platform.baseUrl(), "--device", "--env", "acme/shop/prod")
                 .start();
-        Matcher link = Pattern.compile("To sign in, open (\\S+)").matcher("");
+        // the link and the code are two lines, written one after the other: wait for both
+        Matcher link = Pattern.compile("To sign in, open (\\S+)\\R.*shows the code [A-Z]{4}-[A-Z]{4}")
+                .matcher("");
         Instant deadline = Instant.now().plusSeconds(60);
         while (!link.reset(Files.readString(err)).find()) {
             assertThat(login.isAlive())
