@@ -27,19 +27,7 @@ final class GraphReads extends BenchmarkPart {
     /** Resource-graph reads of the 500-node environment by 100 concurrent clients for 15 s. */
     void reads(PlatformProcess platform, Polystack polystack) throws Exception {
         Reads reads = readRate(platform, "overhead", 15);
-        report.put(
-                "resource_graph_reads",
-                Map.of(
-                        "clients",
-                        100,
-                        "per_second",
-                        round(reads.perSecond()),
-                        "nodes",
-                        500,
-                        "busy",
-                        reads.busy(),
-                        "failed",
-                        reads.failed().size()));
+        report.put("resource_graph_reads", reads.figures(500));
         target("resource-graph reads/s, 500 resources, 100 clients", reads.perSecond(), "/s", ">=", 1000);
         target(
                 "resource-graph reads that failed (not 200 or 503), 500 resources",
@@ -48,19 +36,7 @@ final class GraphReads extends BenchmarkPart {
                 "<=",
                 0);
         Reads revalidated = readRate(platform, "overhead", 15, true);
-        report.put(
-                "resource_graph_revalidations",
-                Map.of(
-                        "clients",
-                        100,
-                        "per_second",
-                        round(revalidated.perSecond()),
-                        "nodes",
-                        500,
-                        "busy",
-                        revalidated.busy(),
-                        "failed",
-                        revalidated.failed().size()));
+        report.put("resource_graph_revalidations", revalidated.figures(500));
         target(
                 "resource-graph reads/s with If-None-Match (304), 500 resources",
                 revalidated.perSecond(),
@@ -111,19 +87,7 @@ final class GraphReads extends BenchmarkPart {
                     String.format("%.0f jobs/s; the create call took %.2f s", 10_000 / run.makespan(), run.creation()));
         }
         Reads reads = readRate(platform, "wide", 15);
-        report.put(
-                "resource_graph_reads_10x",
-                Map.of(
-                        "clients",
-                        100,
-                        "per_second",
-                        round(reads.perSecond()),
-                        "nodes",
-                        10_000,
-                        "busy",
-                        reads.busy(),
-                        "failed",
-                        reads.failed().size()));
+        report.put("resource_graph_reads_10x", reads.figures(10_000));
         target("resource-graph reads/s, 10,000 resources, 100 clients", reads.perSecond(), "/s", ">=", 100);
         target(
                 "resource-graph reads that failed (not 200 or 503), 10,000 resources",
@@ -132,19 +96,7 @@ final class GraphReads extends BenchmarkPart {
                 "<=",
                 0);
         Reads revalidated = readRate(platform, "wide", 15, true);
-        report.put(
-                "resource_graph_revalidations_10x",
-                Map.of(
-                        "clients",
-                        100,
-                        "per_second",
-                        round(revalidated.perSecond()),
-                        "nodes",
-                        10_000,
-                        "busy",
-                        revalidated.busy(),
-                        "failed",
-                        revalidated.failed().size()));
+        report.put("resource_graph_revalidations_10x", revalidated.figures(10_000));
         target(
                 "resource-graph reads/s with If-None-Match (304), 10,000 resources",
                 revalidated.perSecond(),
@@ -181,7 +133,23 @@ final class GraphReads extends BenchmarkPart {
      * What 100 concurrent clients reading a resource graph got: answers per second, 503s (busy), other failures,
      * and the size of an answer as sent.
      */
-    record Reads(double perSecond, int busy, List<String> failed, long bytes) {}
+    record Reads(double perSecond, int busy, List<String> failed, long bytes) {
+
+        /** What benchmark.json records of a read run over a graph of {@code nodes} resources by 100 clients. */
+        Map<String, Object> figures(int nodes) {
+            return Map.of(
+                    "clients",
+                    100,
+                    "per_second",
+                    round(perSecond),
+                    "nodes",
+                    nodes,
+                    "busy",
+                    busy,
+                    "failed",
+                    failed.size());
+        }
+    }
 
     /**
      * Reads of an environment's resource graph by 100 concurrent clients. A 503 (too busy, retry) is counted
