@@ -14,9 +14,10 @@ import java.util.Locale;
 /**
  * Problems for requests that fail below the REST layer, which would otherwise get Vert.x's bare
  * answers without a body: URIs that are not URIs (such as {@code ?q=%ZZ} or {@code ?q={x}}), a
- * missing {@code Host}. (A path with invalid percent-encoding is refused by Vert.x itself, with a
- * plain 400, before any of this runs.) A NUL ({@code %00}) in the URI is
- * refused here too: no id, name or parameter may contain one, and PostgreSQL cannot store it.
+ * missing {@code Host}, a path whose percent-encoding cannot be decoded (Vert.x finds that while it
+ * matches a route's path, and would answer a bare 400 and log the caller's mistake as an error). A NUL
+ * ({@code %00}) in the URI is refused here too: no id, name or parameter may contain one, and
+ * PostgreSQL cannot store it.
  */
 @ApplicationScoped
 public class RouterProblems {
@@ -39,6 +40,23 @@ public class RouterProblems {
         // Quarkus' own failure handler answers these with an empty body (and logs the Host case as an
         // error); this one runs first and answers with a problem instead
         router.route().order(-1000).failureHandler(this::bareFailure);
+        // a failure no route's failure handler saw: Vert.x's router hands it to this handler instead of
+        // logging it as an unhandled exception and answering with a bare status line
+        router.errorHandler(400, this::undecodablePath);
+    }
+
+    void undecodablePath(RoutingContext context) {
+        if (context.response().ended() || context.response().headWritten()) {
+            return;
+        }
+        Throwable failure = context.failure();
+        String reason = failure instanceof IllegalArgumentException && failure.getMessage() != null
+                ? " (" + failure.getMessage() + ")"
+                : "";
+        Problems.write(
+                context,
+                ProblemType.VALIDATION,
+                "the request is malformed: its path has a percent-encoding that cannot be decoded" + reason);
     }
 
     void checkUri(RoutingContext context) {

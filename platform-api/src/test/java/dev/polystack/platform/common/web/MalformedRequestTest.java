@@ -15,6 +15,12 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +48,44 @@ class MalformedRequestTest {
         String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
                 + PostgresResource.ADMIN_TOKEN + "\r\nConnection: close\r\n\r\n");
         assertProblem(answer, 400, "the request URI is malformed");
+    }
+
+    /**
+     * A path whose percent-encoding cannot be decoded is refused before any route runs; it is the
+     * caller's mistake, so the answer is a problem and the log has no error for it (Vert.x used to log
+     * "Unhandled exception in router" at ERROR, with a stack trace, for each).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/v1/orgs/%ZZ", "/api/v1/orgs/%4/projects", "/api/v1/orgs/a%", "/%G1"})
+    void aPathThatCannotBeDecodedIsAProblemAndNotAnErrorInTheLog(String target) throws IOException {
+        List<LogRecord> errors = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
+                    errors.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(handler);
+        try {
+            String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                    + PostgresResource.ADMIN_TOKEN + "\r\nConnection: close\r\n\r\n");
+            assertProblem(answer, 400, "malformed");
+        } finally {
+            root.removeHandler(handler);
+        }
+        assertThat(errors)
+                .as("error records logged for a malformed path")
+                .extracting(LogRecord::getMessage)
+                .isEmpty();
     }
 
     @ParameterizedTest
