@@ -2,6 +2,7 @@ package dev.polystack.platform.quota;
 
 import dev.polystack.platform.common.PolystackConfig;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.InTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -238,10 +239,8 @@ public class QuotaService {
 
     /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */
     private void lock(UUID owner, Quota quota) {
-        entityManager
-                .createNativeQuery("select pg_advisory_xact_lock(?1, ?2)")
-                .setParameter(1, LOCK_SPACE + quota.ordinal())
-                .setParameter(2, owner.hashCode())
-                .getSingleResult();
+        // plain JDBC: taking a lock needs no flush of what the transaction changed so far
+        InTransaction.execute(
+                entityManager, "select pg_advisory_xact_lock(?, ?)", LOCK_SPACE + quota.ordinal(), owner.hashCode());
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
@@ -15,7 +16,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.hibernate.jpa.HibernateHints;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -109,17 +109,12 @@ public class RunnerService {
 
     /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
     public void lockAndTouch(UUID runnerId) {
-        // one statement: the update locks the row whether or not the contact is written
+        // one statement: the update locks the row whether or not the contact is written. Plain JDBC, so that
+        // the claim's own pending changes are not flushed here but once, when it commits
         Instant now = clock.instant();
-        runners.getEntityManager()
-                .createNativeQuery("""
-                        update runner set last_seen_at = case when last_seen_at is null or last_seen_at < ?3 then ?2
-                        else last_seen_at end where id = ?1""")
-                .setParameter(1, runnerId)
-                .setParameter(2, now)
-                .setParameter(3, now.minus(seenResolution()))
-                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .executeUpdate();
+        InTransaction.execute(runners.getEntityManager(), """
+                update runner set last_seen_at = case when last_seen_at is null or last_seen_at < ? then ?
+                else last_seen_at end where id = ?""", now.minus(seenResolution()), now, runnerId);
     }
 
     /**
@@ -128,14 +123,12 @@ public class RunnerService {
      */
     public void touch(UUID runnerId) {
         Instant now = clock.instant();
-        runners.getEntityManager()
-                .createNativeQuery(
-                        "update runner set last_seen_at = ?2 where id = ?1 and (last_seen_at is null or last_seen_at < ?3)")
-                .setParameter(1, runnerId)
-                .setParameter(2, now)
-                .setParameter(3, now.minus(seenResolution()))
-                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .executeUpdate();
+        InTransaction.execute(
+                runners.getEntityManager(),
+                "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
+                now,
+                runnerId,
+                now.minus(seenResolution()));
     }
 
     /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */

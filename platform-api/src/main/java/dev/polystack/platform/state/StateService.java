@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.security.OrgScope;
@@ -174,10 +175,8 @@ public class StateService {
 
     /** Frees the locks a job left behind (it ended, or its runner was lost). */
     public void releaseLocksOf(UUID jobId) {
-        entityManager
-                .createNativeQuery("delete from state_lock where job_id = ?1")
-                .setParameter(1, jobId)
-                .executeUpdate();
+        // plain JDBC: no entity maps a state lock, so nothing needs flushing before the delete
+        InTransaction.execute(entityManager, "delete from state_lock where job_id = ?", jobId);
     }
 
     @Transactional

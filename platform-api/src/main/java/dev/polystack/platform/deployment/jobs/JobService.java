@@ -138,16 +138,17 @@ public class JobService implements StateCredentials {
                 .register(meters);
     }
 
+    /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
+    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {}
+
     /**
      * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
      * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
      * its payload read; only the last step, counting the runner's running jobs and marking this one
      * claimed, is serialised per runner, on its row, so that the slots of one runner do not wait for each
-     * other's reads. A node whose inputs cannot be resolved fails here, and the next job is tried.
+     * other's reads. The locks, the counts and the runner's contact are plain statements that do not
+     * flush the session, so the node's resolution and its start are one update, at the commit. A node whose inputs cannot be resolved fails here, and the next job is tried.
      */
-    /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
-    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {}
-
     @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
@@ -202,9 +203,8 @@ public class JobService implements StateCredentials {
             }
             String token = newToken();
             ClaimedJob payload = payload(job, node, resolved, lookups, org, environment, token, baseUri);
-            // what this claim wrote so far (the node's resolution) is sent before the locks below, which are
-            // then held only for the two counts and the claim itself
-            jobs.getEntityManager().flush();
+            // what this claim wrote so far (the node's resolution) is written with the claim itself, in one
+            // update of the node when the transaction commits: nothing below flushes the session
             // the limits hold exactly: a concurrent claim of this runner waits here until this one committed, and
             // so does one of another runner of the organization for its quota of concurrent jobs (the job then
             // waits for a slot, and its deployment says so)
@@ -361,7 +361,9 @@ public class JobService implements StateCredentials {
                     ProblemType.CONFLICT,
                     "job " + jobId + " lost its lease at " + job.leaseExpiresAt() + "; its result is refused");
         }
-        DeploymentNode node = nodes.findById(job.nodeId());
+        // locked now: recording the result locks it anyway, and a lock taken on a node already loaded would
+        // cost one more statement
+        DeploymentNode node = nodes.lock(job.nodeId());
         ObjectNode outputs = json.createObjectNode();
         Set<String> sensitive = new TreeSet<>();
         if (result.outputs() != null) {

@@ -1,8 +1,11 @@
 package dev.polystack.platform.deployment.model;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import org.hibernate.LockOptions;
+import org.hibernate.cfg.AvailableSettings;
 
 import java.time.Instant;
 import java.util.List;
@@ -16,30 +19,35 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return Optional.ofNullable(getEntityManager().find(Job.class, id, LockModeType.PESSIMISTIC_WRITE));
     }
 
-    /** The oldest queued job of a runner that no other transaction is claiming right now. */
+    /**
+     * The oldest queued job of a runner that no other transaction is claiming right now, locked. A query of
+     * the persistence model (translated once, its result mapping fixed) rather than a native one, which
+     * Hibernate maps again from the result set's metadata at every execution.
+     */
     public Optional<Job> nextQueued(UUID runnerId) {
-        @SuppressWarnings("unchecked")
-        List<Job> jobs = getEntityManager()
-                .createNativeQuery("""
-                        select * from job where runner_id = ?1 and status = 'queued'
-                        order by priority, created_at, id limit 1 for update skip locked""", Job.class)
+        return getEntityManager()
+                .createQuery(
+                        "from Job j where j.runnerId = ?1 and j.status = ?2 order by j.priority, j.createdAt, j.id",
+                        Job.class)
                 .setParameter(1, runnerId)
-                .getResultList();
-        return jobs.stream().findFirst();
+                .setParameter(2, JobStatus.QUEUED)
+                .setMaxResults(1)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, LockOptions.SKIP_LOCKED)
+                .getResultStream()
+                .findFirst();
     }
 
     /** How many jobs a runner runs now, and how many its organization runs: one statement for a claim's two limits. */
     public record Running(long ofRunner, long ofOrganization) {}
 
     public Running running(UUID runnerId, UUID orgId) {
-        Object[] row = (Object[]) getEntityManager()
-                .createNativeQuery("""
-                        select (select count(*) from job where runner_id = ?1 and status = 'running'),
-                               (select count(*) from job where org_id = ?2 and status = 'running')""")
-                .setParameter(1, runnerId)
-                .setParameter(2, orgId)
-                .getSingleResult();
-        return new Running(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
+        // plain JDBC: nothing this transaction changed through entities bears on the count (a claim marks its
+        // job running after counting), so the session need not be flushed first
+        return InTransaction.queryOne(
+                getEntityManager(), """
+                select (select count(*) from job where runner_id = ? and status = 'running'),
+                       (select count(*) from job where org_id = ? and status = 'running')""", row -> new Running(row.getLong(1), row.getLong(2)), runnerId, orgId);
     }
 
     public Optional<Job> byTokenHash(byte[] hash) {

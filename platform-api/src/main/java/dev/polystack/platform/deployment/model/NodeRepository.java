@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.model;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.rules.ResourceIdentity;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -92,17 +93,21 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         return identities;
     }
 
-    /** What a node depends on, as identities and aliases, in the order of the edges. */
-    public List<Object[]> dependencyIdentities(UUID deploymentId, UUID nodeId) {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager()
-                .createNativeQuery(
-                        "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
-                                + " where e.deployment_id = ?1 and e.from_node = ?2 order by e.to_node, e.alias")
-                .setParameter(1, deploymentId)
-                .setParameter(2, nodeId)
-                .getResultList();
-        return rows;
+    /** What a node depends on, as identities, with the alias of each edge, in the order of the edges. */
+    public record Dependency(String type, String resourceClass, String id, String alias) {}
+
+    /**
+     * What a node depends on. Plain JDBC: edges and identities never change after a deployment was created,
+     * so nothing the transaction changed through entities needs flushing first.
+     */
+    public List<Dependency> dependencyIdentities(UUID deploymentId, UUID nodeId) {
+        return InTransaction.queryAll(
+                getEntityManager(),
+                "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
+                        + " where e.deployment_id = ? and e.from_node = ? order by e.to_node, e.alias",
+                row -> new Dependency(row.getString(1), row.getString(2), row.getString(3), row.getString(4)),
+                deploymentId,
+                nodeId);
     }
 
     /** The status of each of these nodes. */
@@ -112,12 +117,12 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         if (ids.isEmpty()) {
             return statuses;
         }
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager()
-                .createNativeQuery("select id, status from deployment_node where id = any(?1)")
-                .setParameter(1, ids.toArray(new UUID[0]))
-                .getResultList();
-        rows.forEach(row -> statuses.put((UUID) row[0], NodeStatus.fromWire((String) row[1])));
+        // flushed once above; a native query would flush (and dirty-check every loaded node) again
+        InTransaction.queryAll(
+                getEntityManager(),
+                "select id, status from deployment_node where id = any(?)",
+                row -> statuses.put(row.getObject(1, UUID.class), NodeStatus.fromWire(row.getString(2))),
+                (Object) ids.toArray(new UUID[0]));
         return statuses;
     }
 
@@ -126,14 +131,14 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         return ids.isEmpty() ? List.of() : list("id in ?1 order by resId, resType, resClass", List.copyOf(ids));
     }
 
-    /** How many nodes of a deployment have not ended. */
+    /** How many nodes of a deployment have not ended, counting what this transaction changed. */
     public long unfinished(UUID deploymentId) {
-        return ((Number) getEntityManager()
-                        .createNativeQuery("select count(*) from deployment_node where deployment_id = ?1"
-                                + " and status in ('pending', 'queued', 'running')")
-                        .setParameter(1, deploymentId)
-                        .getSingleResult())
-                .longValue();
+        getEntityManager().flush();
+        return InTransaction.queryOne(
+                getEntityManager(),
+                "select count(*) from deployment_node where deployment_id = ? and status in ('pending', 'queued', 'running')",
+                row -> row.getLong(1),
+                deploymentId);
     }
 
     public DeploymentNode lock(UUID id) {

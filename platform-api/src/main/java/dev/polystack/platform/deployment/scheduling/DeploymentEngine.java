@@ -945,9 +945,9 @@ public class DeploymentEngine {
     /** The resources a node depends on, for destroying in the right order later. */
     private List<ResourceDependency> dependenciesOf(Deployment deployment, DeploymentNode node) {
         List<ResourceDependency> dependencies = new ArrayList<>();
-        for (Object[] row : nodes.dependencyIdentities(deployment.id(), node.id())) {
+        for (NodeRepository.Dependency row : nodes.dependencyIdentities(deployment.id(), node.id())) {
             dependencies.add(new ResourceDependency(
-                    new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]), (String) row[3]));
+                    new ResourceIdentity(row.type(), row.resourceClass(), row.id()), row.alias()));
         }
         return dependencies;
     }

@@ -1,0 +1,79 @@
+package dev.polystack.platform.common.sql;
+
+import jakarta.persistence.EntityManager;
+import org.hibernate.Session;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plain statements on the current transaction's connection, for the runner protocol's hot path. A native
+ * query through the persistence session costs more than its round trip there: the session is flushed
+ * before it (every loaded entity dirty-checked, JSON columns compared), and its result is mapped by
+ * reading the result set's metadata again at every execution. These statements skip both, so a caller
+ * whose statement must see changes it made through entities flushes them first.
+ */
+public final class InTransaction {
+
+    private InTransaction() {}
+
+    /** Reads the first row of a result; the statement must return one. */
+    public static <T> T queryOne(EntityManager entityManager, String sql, Autocommit.Row<T> row, Object... parameters) {
+        return entityManager.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, parameters);
+                try (ResultSet result = statement.executeQuery()) {
+                    if (!result.next()) {
+                        throw new IllegalStateException("no row from: " + sql);
+                    }
+                    return row.read(result);
+                }
+            }
+        });
+    }
+
+    /** Reads every row of a result. */
+    public static <T> List<T> queryAll(
+            EntityManager entityManager, String sql, Autocommit.Row<T> row, Object... parameters) {
+        return entityManager.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, parameters);
+                try (ResultSet result = statement.executeQuery()) {
+                    List<T> rows = new ArrayList<>();
+                    while (result.next()) {
+                        rows.add(row.read(result));
+                    }
+                    return rows;
+                }
+            }
+        });
+    }
+
+    /** Runs an update (or a statement whose result is not needed) and returns the rows it changed. */
+    public static int execute(EntityManager entityManager, String sql, Object... parameters) {
+        return entityManager.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, parameters);
+                if (statement.execute()) {
+                    return 0;
+                }
+                return statement.getUpdateCount();
+            }
+        });
+    }
+
+    private static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
+        for (int i = 0; i < parameters.length; i++) {
+            Object value = parameters[i];
+            statement.setObject(
+                    i + 1,
+                    value instanceof Instant instant ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
+        }
+    }
+}
