@@ -182,6 +182,7 @@ public class JobService implements StateCredentials {
                     resolved = resolution.node();
                 } catch (RulesException e) {
                     failed.add(unresolvable(job, node, NodeResolver.unresolved(e), now));
+                    nextAfterUnresolvable();
                     continue;
                 } catch (RuntimeException e) {
                     // not the caller's doing, and not a reason to refuse every later claim: the node fails
@@ -196,6 +197,7 @@ public class JobService implements StateCredentials {
                             node,
                             "its inputs could not be resolved: an unexpected error (log reference " + reference + ")",
                             now));
+                    nextAfterUnresolvable();
                     continue;
                 }
             } else {
@@ -219,6 +221,14 @@ public class JobService implements StateCredentials {
             node.run(now);
             return new Claim(Optional.of(payload), failed);
         }
+    }
+
+    /**
+     * Writes a job that just ended unresolved before the next look for a queued one: that look skips only
+     * rows other transactions lock, so it would find this job again while it is still queued in the database.
+     */
+    private void nextAfterUnresolvable() {
+        jobs.getEntityManager().flush();
     }
 
     /** A node whose inputs could not be resolved when its job was claimed: it fails; its deployment advances after the claim. */

@@ -4,7 +4,7 @@ import dev.polystack.platform.common.sql.InTransaction;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
-import org.hibernate.LockOptions;
+import org.hibernate.Timeouts;
 import org.hibernate.cfg.AvailableSettings;
 
 import java.time.Instant;
@@ -33,8 +33,9 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                 .setParameter(2, JobStatus.QUEUED)
                 .setMaxResults(1)
                 .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, LockOptions.SKIP_LOCKED)
-                .getResultStream()
+                .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, Timeouts.SKIP_LOCKED_MILLI)
+                .getResultList()
+                .stream()
                 .findFirst();
     }
 
