@@ -147,7 +147,8 @@ public class JobService implements StateCredentials {
      * its payload read; only the last step, counting the runner's running jobs and marking this one
      * claimed, is serialised per runner, on its row, so that the slots of one runner do not wait for each
      * other's reads. The locks, the counts and the runner's contact are plain statements that do not
-     * flush the session, so the node's resolution and its start are one update, at the commit. A node whose inputs cannot be resolved fails here, and the next job is tried.
+     * flush the session, so the node's resolution and its start are one update, at the commit. A node
+     * whose inputs cannot be resolved fails here, and the next job is tried.
      */
     @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {

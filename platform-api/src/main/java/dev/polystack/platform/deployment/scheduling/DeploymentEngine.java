@@ -30,7 +30,6 @@ import dev.polystack.platform.organization.OrganizationService;
 import dev.polystack.platform.resource.ActiveResource;
 import dev.polystack.platform.resource.ActiveResourceService;
 import dev.polystack.platform.resource.Provisioned;
-import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.platform.state.StateService;
 import dev.polystack.platform.webhook.WebhookEvent;
 import dev.polystack.platform.webhook.WebhookService;
@@ -889,7 +888,7 @@ public class DeploymentEngine {
                             outcome.outputs(),
                             json.valueToTree(outcome.sensitiveOutputs()),
                             outcome.resources(),
-                            dependenciesOf(deployment, node),
+                            nodes.dependenciesOf(deployment.id(), node.id()),
                             deployment.id()));
                 case DESTROY -> activeResources.remove(environmentId, node.identity());
                 default -> {}
@@ -940,16 +939,6 @@ public class DeploymentEngine {
             node.end(status, error, null, now);
         }
         return advanceLocked(deployment);
-    }
-
-    /** The resources a node depends on, for destroying in the right order later. */
-    private List<ResourceDependency> dependenciesOf(Deployment deployment, DeploymentNode node) {
-        List<ResourceDependency> dependencies = new ArrayList<>();
-        for (NodeRepository.Dependency row : nodes.dependencyIdentities(deployment.id(), node.id())) {
-            dependencies.add(new ResourceDependency(
-                    new ResourceIdentity(row.type(), row.resourceClass(), row.id()), row.alias()));
-        }
-        return dependencies;
     }
 
     /**
