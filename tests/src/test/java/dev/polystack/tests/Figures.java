@@ -56,6 +56,19 @@ final class Figures {
         return byName;
     }
 
+    /**
+     * Where a process's CPU went between two {@link #threadCpu} readings, by thread name (JIT compiler
+     * threads included), largest first, from 0.1 s.
+     */
+    static String cpuByThread(Map<String, Double> before, Map<String, Double> after) {
+        return after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0)))
+                .filter(e -> e.getValue() >= 0.1)
+                .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+                .map(e -> String.format("%s %.1f s", e.getKey().trim(), e.getValue()))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     static double cpuOf(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));

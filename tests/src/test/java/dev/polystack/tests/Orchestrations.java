@@ -58,25 +58,21 @@ final class Orchestrations extends BenchmarkPart {
                         w, run.makespan(), run.cpu()[0]);
             }
         }
-        row(
-                "overhead",
-                "the same, first run after the control plane started (cold JIT): makespan",
-                String.format("%.2f s", cold.makespan()),
-                String.format(
-                        "ratio %.3f; the create call took %.2f s; control plane CPU %.1f s",
-                        cold.makespan() / bound, cold.creation(), cold.cpu()[0]));
+        if (cold != null) { // -Dbench.warmups=0: the measured run is the cold one
+            row(
+                    "overhead",
+                    "the same, first run after the control plane started (cold JIT): makespan",
+                    String.format("%.2f s", cold.makespan()),
+                    String.format(
+                            "ratio %.3f; the create call took %.2f s; control plane CPU %.1f s",
+                            cold.makespan() / bound, cold.creation(), cold.cpu()[0]));
+        }
         try (ProtocolRunner runner = runnerFor(polystack, "overhead", "pool", slots, Duration.ofMillis(jobMillis))) {
             polystack.manifest("overhead", manifest.toString());
             Map<String, Double> threadsBefore = threadCpu(platform.pid());
             Orchestration warm = orchestrate(platform, "overhead");
             Map<String, Double> threadsAfter = threadCpu(platform.pid());
-            // where the control plane's CPU went, by thread name (JIT compiler threads included)
-            String byThread = threadsAfter.entrySet().stream()
-                    .map(e -> Map.entry(e.getKey(), e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0.0)))
-                    .filter(e -> e.getValue() >= 0.1)
-                    .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
-                    .map(e -> String.format("%s %.1f s", e.getKey().trim(), e.getValue()))
-                    .collect(java.util.stream.Collectors.joining(", "));
+            String byThread = Figures.cpuByThread(threadsBefore, threadsAfter);
             double ratio = warm.makespan() / bound;
             report.put(
                     "orchestration",
@@ -98,9 +94,9 @@ final class Orchestrations extends BenchmarkPart {
                             "create_call_s",
                             round(warm.creation()),
                             "cold_makespan_s",
-                            round(cold.makespan()),
+                            round((cold == null ? warm : cold).makespan()),
                             "cold_ratio",
-                            round(cold.makespan() / bound)));
+                            round((cold == null ? warm : cold).makespan() / bound)));
             report.put("platform_rss_under_overhead_mib", mibOf(warm.peakRss()));
             report.put(
                     "orchestration_cpu_s",
