@@ -36,6 +36,22 @@ final class PlatformProcess implements AutoCloseable {
                 .normalize();
     }
 
+    /** The options between {@code java} and {@code -jar} in the README's run command (its {@code run} block). */
+    static java.util.List<String> readmeJvmOptions() throws java.io.IOException {
+        return jvmOptions(Readme.block("run"));
+    }
+
+    /** The options between {@code java} and {@code -jar} in a shell command. */
+    static java.util.List<String> jvmOptions(String command) {
+        java.util.regex.Matcher run = java.util.regex.Pattern.compile("\\bjava((?:\\s+-(?!jar\\b)\\S+)*)\\s+-jar\\s")
+                .matcher(command);
+        if (!run.find()) {
+            throw new AssertionError("no `java … -jar` command in: " + command);
+        }
+        String options = run.group(1).trim();
+        return options.isEmpty() ? java.util.List.of() : java.util.List.of(options.split("\\s+"));
+    }
+
     PlatformProcess start() throws Exception {
         Path jar = repository().resolve("platform-api/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
@@ -44,7 +60,9 @@ final class PlatformProcess implements AutoCloseable {
         // -Dplatform.java.home=/usr/lib/jvm/... runs the control plane on another JDK than the tests
         String javaHome = System.getProperty("platform.java.home", System.getProperty("java.home"));
         java.util.List<String> command = new java.util.ArrayList<>(
-                java.util.List.of(Path.of(javaHome, "bin", "java").toString(), "-Xmx512m"));
+                java.util.List.of(Path.of(javaHome, "bin", "java").toString()));
+        // the JVM options of the README's run command, so that tests and benchmarks run what a reader runs
+        command.addAll(readmeJvmOptions());
         // extra JVM options for the control plane, e.g. -Dplatform.jvm=-XX:StartFlightRecording=filename=/tmp/p.jfr to
         // profile it
         String extra = System.getProperty("platform.jvm", "");

@@ -10,12 +10,17 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import javax.management.JMException;
+import javax.management.MBeanOperationInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Lets an idle control plane give back the heap a burst of work took. Left alone the JVM keeps its heap at
@@ -27,7 +32,13 @@ import java.util.List;
  *     collection the heap shrinks to what it holds plus at most 30 %;</li>
  *     <li>when no collection ran for a whole interval (the process is idle) while more than 64 MiB of the
  *     heap is committed but unused, one full collection, which returns that memory. Under load collections
- *     run all the time and this never does; after it, not again until the heap has grown.</li>
+ *     run all the time and this never does; after it, not again until the heap has grown;</li>
+ *     <li>once per idle period (idle, and collections ran since the last time), the C library is asked to give
+ *     back the free memory it keeps ({@code System.trim_native_heap}, the JVM's own diagnostic command, where
+ *     the JVM has it: glibc on Linux). Memory the JVM allocated outside the heap and freed (the JIT
+ *     compilers' work areas, compression buffers of gzip answers, thread-local buffers) otherwise stays in the
+ *     process: 8 to 43 MiB of a control plane's RSS after the benchmark's heavy parts, 28 MiB idle after
+ *     start-up.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -46,6 +57,8 @@ public class MemoryReturn {
     private long collectionsSeen = -1;
     /** The committed heap after the last return: it is not returned again until it has grown since. */
     private long committedAfterReturn;
+    /** The collection count when the native heap was last trimmed; -1 before the first trim. */
+    private long collectionsAtTrim = -1;
 
     void onStart(@Observes StartupEvent event) {
         if (enabled()) {
@@ -81,7 +94,46 @@ public class MemoryReturn {
                     (before - committedAfterReturn) >> 20, committedAfterReturn >> 20);
             collections = collections();
         }
+        if (shouldTrim(collectionsSeen, collections, collectionsAtTrim)) {
+            trimNativeHeap().ifPresent(result -> LOG.debugf("Idle: %s", result));
+            collectionsAtTrim = collections;
+        }
         collectionsSeen = collections;
+    }
+
+    /**
+     * Idle (no collection since the last look, other than the one this look may have made itself), and work
+     * happened since the last trim: collections ran since, or none ever did.
+     */
+    static boolean shouldTrim(long collectionsBefore, long collectionsNow, long collectionsAtTrim) {
+        boolean idle = collectionsBefore >= 0 && collectionsNow - collectionsBefore <= 1;
+        return idle && collectionsNow != collectionsAtTrim;
+    }
+
+    private static final String TRIM_OPERATION = "systemTrimNativeHeap";
+
+    /**
+     * Asks the JVM to return the C library's free memory to the system; empty when this JVM has no such
+     * command (another C library, another JVM) or it failed. Returns the JVM's own report of what it did.
+     */
+    static Optional<String> trimNativeHeap() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            boolean present = false;
+            for (MBeanOperationInfo operation : server.getMBeanInfo(commands).getOperations()) {
+                present |= operation.getName().equals(TRIM_OPERATION);
+            }
+            if (!present) {
+                return Optional.empty();
+            }
+            Object report = server.invoke(
+                    commands, TRIM_OPERATION, new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            return Optional.of(String.valueOf(report).strip());
+        } catch (JMException | RuntimeException e) {
+            LOG.debugf("Could not trim the native heap: %s", e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**

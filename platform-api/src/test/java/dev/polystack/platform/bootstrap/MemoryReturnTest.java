@@ -63,4 +63,31 @@ class MemoryReturnTest {
         // once set they are no longer the defaults: a second call changes nothing
         assertThat(MemoryReturn.configure(vm)).isEmpty();
     }
+
+    @Test
+    void theNativeHeapIsTrimmedOncePerIdlePeriod() {
+        assertThat(MemoryReturn.shouldTrim(-1, 3, -1)).as("first look").isFalse();
+        assertThat(MemoryReturn.shouldTrim(3, 3, -1)).as("idle, never trimmed").isTrue();
+        assertThat(MemoryReturn.shouldTrim(3, 3, 3))
+                .as("idle, trimmed since the last work")
+                .isFalse();
+        assertThat(MemoryReturn.shouldTrim(3, 4, 2))
+                .as("idle; the one collection is the look's own return of the heap")
+                .isTrue();
+        assertThat(MemoryReturn.shouldTrim(3, 9, 2)).as("collections ran: busy").isFalse();
+        assertThat(MemoryReturn.shouldTrim(9, 9, 3)).as("idle again after work").isTrue();
+    }
+
+    @Test
+    void thisJvmTrimsItsNativeHeapWhereItCan() {
+        java.util.Optional<String> report = MemoryReturn.trimNativeHeap();
+        boolean glibc = System.getProperty("os.name").startsWith("Linux")
+                && java.nio.file.Files.exists(java.nio.file.Path.of("/lib/x86_64-linux-gnu/libc.so.6"));
+        if (glibc && Runtime.version().compareTo(Runtime.Version.parse("17.0.15")) >= 0) {
+            assertThat(report).hasValueSatisfying(text -> assertThat(text).contains("RSS"));
+        } else {
+            // elsewhere the command may be missing: then nothing is done, and nothing fails
+            assertThat(report.orElse("")).doesNotContain("Exception");
+        }
+    }
 }
