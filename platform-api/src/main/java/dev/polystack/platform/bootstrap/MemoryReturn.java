@@ -82,7 +82,8 @@ public class MemoryReturn {
         if (!enabled()) {
             return;
         }
-        long collections = collections();
+        long observed = collections();
+        long collections = observed;
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         if (shouldCollect(collectionsSeen, collections, heap.getCommitted(), heap.getUsed(), committedAfterReturn)) {
             long before = heap.getCommitted();
@@ -94,7 +95,9 @@ public class MemoryReturn {
                     (before - committedAfterReturn) >> 20, committedAfterReturn >> 20);
             collections = collections();
         }
-        if (shouldTrim(collectionsSeen, collections, collectionsAtTrim)) {
+        // idle as this look found it, before its own collection
+        boolean idle = collectionsSeen >= 0 && observed == collectionsSeen;
+        if (shouldTrim(idle, collections, collectionsAtTrim)) {
             trimNativeHeap().ifPresent(result -> LOG.debugf("Idle: %s", result));
             collectionsAtTrim = collections;
         }
@@ -102,11 +105,10 @@ public class MemoryReturn {
     }
 
     /**
-     * Idle (no collection since the last look, other than the one this look may have made itself), and work
-     * happened since the last trim: collections ran since, or none ever did.
+     * Idle (no collection since the last look; {@code collectionsNow} counts the one this look may have made
+     * itself), and work happened since the last trim: collections ran since, or it never trimmed.
      */
-    static boolean shouldTrim(long collectionsBefore, long collectionsNow, long collectionsAtTrim) {
-        boolean idle = collectionsBefore >= 0 && collectionsNow - collectionsBefore <= 1;
+    static boolean shouldTrim(boolean idle, long collectionsNow, long collectionsAtTrim) {
         return idle && collectionsNow != collectionsAtTrim;
     }
 
