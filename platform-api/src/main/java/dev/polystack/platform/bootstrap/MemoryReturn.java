@@ -95,9 +95,7 @@ public class MemoryReturn {
                     (before - committedAfterReturn) >> 20, committedAfterReturn >> 20);
             collections = collections();
         }
-        // idle as this look found it, before its own collection
-        boolean idle = collectionsSeen >= 0 && observed == collectionsSeen;
-        if (shouldTrim(idle, collections, collectionsAtTrim)) {
+        if (shouldTrim(collectionsSeen, observed, collections, collectionsAtTrim)) {
             trimNativeHeap().ifPresent(result -> LOG.debugf("Idle: %s", result));
             collectionsAtTrim = collections;
         }
@@ -105,10 +103,12 @@ public class MemoryReturn {
     }
 
     /**
-     * Idle (no collection since the last look; {@code collectionsNow} counts the one this look may have made
-     * itself), and work happened since the last trim: collections ran since, or it never trimmed.
+     * Idle as this look found it, before its own collection ({@code observed}, the count then, is the last
+     * look's), and work happened since the last trim: the count now, with the look's own collection, differs
+     * from the one at the trim, or it never trimmed.
      */
-    static boolean shouldTrim(boolean idle, long collectionsNow, long collectionsAtTrim) {
+    static boolean shouldTrim(long collectionsBefore, long observed, long collectionsNow, long collectionsAtTrim) {
+        boolean idle = collectionsBefore >= 0 && observed == collectionsBefore;
         return idle && collectionsNow != collectionsAtTrim;
     }
 

@@ -70,19 +70,21 @@ class MemoryReturnTest {
 
     @Test
     void theNativeHeapIsTrimmedOncePerIdlePeriod() {
-        assertThat(MemoryReturn.shouldTrim(true, 3, -1))
+        // arguments: the count at the last look, at this look before its own collection, after it, at the last trim
+        assertThat(MemoryReturn.shouldTrim(-1, 3, 3, -1)).as("first look").isFalse();
+        assertThat(MemoryReturn.shouldTrim(3, 3, 3, -1))
                 .as("idle, never trimmed")
                 .isTrue();
-        assertThat(MemoryReturn.shouldTrim(true, 3, 3))
+        assertThat(MemoryReturn.shouldTrim(3, 3, 3, 3))
                 .as("idle, trimmed since the last work")
                 .isFalse();
-        assertThat(MemoryReturn.shouldTrim(true, 4, 3))
+        assertThat(MemoryReturn.shouldTrim(3, 3, 4, 3))
                 .as("idle; the one collection since the trim is the look's own return of the heap")
                 .isTrue();
-        assertThat(MemoryReturn.shouldTrim(false, 4, 2))
-                .as("a collection ran since the last look: busy")
+        assertThat(MemoryReturn.shouldTrim(3, 4, 4, 2))
+                .as("one collection from work since the last look: busy, however light")
                 .isFalse();
-        assertThat(MemoryReturn.shouldTrim(true, 9, 3))
+        assertThat(MemoryReturn.shouldTrim(9, 9, 9, 3))
                 .as("idle again after work")
                 .isTrue();
     }
