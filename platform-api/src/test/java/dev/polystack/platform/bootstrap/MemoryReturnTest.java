@@ -23,24 +23,27 @@ class MemoryReturnTest {
     private static final long MIB = 1024 * 1024;
 
     @Test
-    void anIdleProcessWithMuchUnusedHeapCollectsABusyOneOrASmallHeapDoesNot() {
-        assertThat(MemoryReturn.shouldCollect(12, 12, 500 * MIB, 300 * MIB, 0))
-                .as("idle, 200 MiB unused")
+    void anIdleProcessWithAGrownHeapCollectsABusyOneOrASmallHeapDoesNot() {
+        assertThat(MemoryReturn.shouldCollect(12, 12, 500 * MIB, 0))
+                .as("idle, 500 MiB committed, never returned")
                 .isTrue();
-        assertThat(MemoryReturn.shouldCollect(12, 15, 500 * MIB, 300 * MIB, 0))
+        assertThat(MemoryReturn.shouldCollect(12, 15, 500 * MIB, 0))
                 .as("collections ran meanwhile: busy")
                 .isFalse();
-        assertThat(MemoryReturn.shouldCollect(12, 12, 110 * MIB, 80 * MIB, 0))
-                .as("idle, 30 MiB unused: small already")
+        assertThat(MemoryReturn.shouldCollect(12, 12, 60 * MIB, 0))
+                .as("idle, 60 MiB committed: small already")
                 .isFalse();
-        assertThat(MemoryReturn.shouldCollect(-1, 12, 500 * MIB, 300 * MIB, 0))
+        assertThat(MemoryReturn.shouldCollect(-1, 12, 500 * MIB, 0))
                 .as("first look: nothing to compare with")
                 .isFalse();
         // a large live set: returned once (the heap is 350 MiB since), not again until the heap grows
-        assertThat(MemoryReturn.shouldCollect(12, 12, 350 * MIB, 250 * MIB, 350 * MIB))
+        assertThat(MemoryReturn.shouldCollect(12, 12, 350 * MIB, 350 * MIB))
                 .as("not grown since the last return")
                 .isFalse();
-        assertThat(MemoryReturn.shouldCollect(12, 12, 450 * MIB, 250 * MIB, 350 * MIB))
+        assertThat(MemoryReturn.shouldCollect(12, 12, 370 * MIB, 350 * MIB))
+                .as("grown by 20 MiB: not worth a collection")
+                .isFalse();
+        assertThat(MemoryReturn.shouldCollect(12, 12, 450 * MIB, 350 * MIB))
                 .as("grown since")
                 .isTrue();
     }
