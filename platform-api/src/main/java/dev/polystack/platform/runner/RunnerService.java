@@ -107,16 +107,6 @@ public class RunnerService {
         runners.delete(runner);
     }
 
-    /** Locks a runner's row (claims of one runner go one at a time) and records that it was seen. */
-    public void lockAndTouch(UUID runnerId) {
-        // one statement: the update locks the row whether or not the contact is written. Plain JDBC, so that
-        // the claim's own pending changes are not flushed here but once, when it commits
-        Instant now = clock.instant();
-        InTransaction.execute(runners.getEntityManager(), """
-                update runner set last_seen_at = case when last_seen_at is null or last_seen_at < ? then ?
-                else last_seen_at end where id = ?""", now.minus(seenResolution()), now, runnerId);
-    }
-
     /**
      * Records that a runner was seen, at most every few seconds. A plain update of that one column: contact
      * is not an edit of the runner (its version stays), so it never conflicts with one.

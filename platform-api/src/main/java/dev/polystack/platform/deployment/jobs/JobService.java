@@ -44,6 +44,7 @@ import dev.polystack.rules.RulesException;
 import dev.polystack.rules.graph.Outputs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -144,28 +145,34 @@ public class JobService implements StateCredentials {
     /**
      * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
      * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
-     * its payload read; only the last step, counting the runner's running jobs and marking this one
-     * claimed, is serialised per runner, on its row, so that the slots of one runner do not wait for each
-     * other's reads. The locks, the counts and the runner's contact are plain statements that do not
-     * flush the session, so the node's resolution and its start are one update, at the commit. A node
-     * whose inputs cannot be resolved fails here, and the next job is tried.
+     * its payload read; only the last step, counting the runner's and the organization's running jobs and
+     * marking this one claimed (one statement), is serialised per organization, on its lock of concurrent jobs,
+     * so that the slots of one runner do not wait for each other's reads; a claim that finds a limit reached
+     * keeps nothing. The node's resolution and its start are one update, written before the lock is taken. A
+     * node whose inputs cannot be resolved fails here, and the next job is tried.
      */
     @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
         // one transaction: a claim whose payload could not be read (the database went away between the
         // two) would leave the job claimed by nobody until its lease ran out, and fail its node
-        JobRepository.Running before = jobs.running(runner.runnerId(), runner.orgId());
-        if (before.ofRunner() >= runner.maxConcurrentJobs()
-                || before.ofOrganization() >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
-            runners.touch(runner.runnerId());
-            return new Claim(Optional.empty(), failed);
-        }
+        boolean counted = false;
         while (true) {
             Optional<Job> next = jobs.nextQueued(runner.runnerId());
             if (next.isEmpty()) {
                 runners.touch(runner.runnerId());
                 return new Claim(Optional.empty(), failed);
+            }
+            if (!counted) {
+                // a runner (or organization) that already runs as many jobs as it may claims nothing: its job's inputs
+                // are not resolved for nothing. An idle runner's look, which finds no job, does not count
+                counted = true;
+                JobRepository.Running before = jobs.running(runner.runnerId(), runner.orgId());
+                if (before.ofRunner() >= runner.maxConcurrentJobs()
+                        || before.ofOrganization() >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
+                    runners.touch(runner.runnerId());
+                    return new Claim(Optional.empty(), failed);
+                }
             }
             Job job = next.get();
             DeploymentNode node = nodes.lock(job.nodeId());
@@ -206,20 +213,30 @@ public class JobService implements StateCredentials {
             }
             String token = newToken();
             ClaimedJob payload = payload(job, node, resolved, lookups, org, environment, token, baseUri);
-            // what this claim wrote so far (the node's resolution) is written with the claim itself, in one
-            // update of the node when the transaction commits: nothing below flushes the session
-            // the limits hold exactly: a concurrent claim of this runner waits here until this one committed, and
-            // so does one of another runner of the organization for its quota of concurrent jobs (the job then
-            // waits for a slot, and its deployment says so)
-            runners.lockAndTouch(runner.runnerId());
-            int organizationLimit = quotas.lockedLimit(job.orgId(), Quota.CONCURRENT_JOBS);
-            JobRepository.Running running = jobs.running(runner.runnerId(), job.orgId());
-            if (running.ofRunner() >= runner.maxConcurrentJobs() || running.ofOrganization() >= organizationLimit) {
-                return new Claim(Optional.empty(), failed);
-            }
-            job.claim(hash(token), now.plus(settings.lease()), now);
-            pickupLatency.record(Duration.between(job.createdAt(), now));
+            // the node's resolution and its start are one update, written before the lock below is taken
             node.run(now);
+            jobs.getEntityManager().flush();
+            runners.touch(runner.runnerId());
+            // the limits hold exactly: claims of the organization's runners take its lock of concurrent jobs here,
+            // one at a time, and hold it for one statement, which counts and marks the job, and the commit
+            int organizationLimit = quotas.lockedLimit(job.orgId(), Quota.CONCURRENT_JOBS);
+            if (!jobs.claimWithin(
+                    job.id(),
+                    runner.runnerId(),
+                    runner.maxConcurrentJobs(),
+                    job.orgId(),
+                    organizationLimit,
+                    hash(token),
+                    now.plus(settings.lease()),
+                    now)) {
+                // a limit is reached: nothing of this claim is kept (the job waits for a slot, and its deployment says
+                // so; a node that failed on the way fails again at the next claim)
+                QuarkusTransaction.setRollbackOnly();
+                return new Claim(Optional.empty(), List.of());
+            }
+            // written by that statement: the session must not write it again
+            jobs.getEntityManager().detach(job);
+            pickupLatency.record(Duration.between(job.createdAt(), now));
             return new Claim(Optional.of(payload), failed);
         }
     }

@@ -51,6 +51,41 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                        (select count(*) from job where org_id = ? and status = 'running')""", row -> new Running(row.getLong(1), row.getLong(2)), runnerId, orgId);
     }
 
+    /**
+     * Marks a queued job running for its runner when the runner and its organization are below their limits of
+     * running jobs: the counts and the mark are one statement, so a claim holds the organization's lock of
+     * concurrent jobs for one round trip less. The caller holds that lock (taken in an earlier statement, so that
+     * this one's snapshot sees every claim committed before it). False when a limit is reached; the job stays
+     * queued. The entity of the job, if loaded, is not updated.
+     */
+    public boolean claimWithin(
+            UUID jobId,
+            UUID runnerId,
+            int runnerLimit,
+            UUID orgId,
+            int organizationLimit,
+            byte[] tokenHash,
+            Instant leaseExpiresAt,
+            Instant now) {
+        return InTransaction.execute(
+                        getEntityManager(),
+                        """
+                update job set status = 'running', token_hash = ?, claimed_at = ?, heartbeat_at = ?, lease_expires_at = ?
+                where id = ? and status = 'queued'
+                  and (select count(*) from job where runner_id = ? and status = 'running') < ?
+                  and (select count(*) from job where org_id = ? and status = 'running') < ?""",
+                        tokenHash,
+                        now,
+                        now,
+                        leaseExpiresAt,
+                        jobId,
+                        runnerId,
+                        runnerLimit,
+                        orgId,
+                        organizationLimit)
+                == 1;
+    }
+
     public Optional<Job> byTokenHash(byte[] hash) {
         return find("tokenHash", (Object) hash).firstResultOptional();
     }
