@@ -53,6 +53,10 @@ final class EmbeddedDatabase implements AutoCloseable {
                     .setCleanDataDirectory(false)
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "200")
+                    // the library's defaults are a test database's (fsync and synchronous commits off): this one
+                    // holds an installation's data, so a commit it acknowledged survives a crash of the machine
+                    .setServerConfig("fsync", "on")
+                    .setServerConfig("synchronous_commit", "on")
                     .setRegisterShutdownHook(true)
                     .start();
             return new EmbeddedDatabase(postgres);
@@ -103,9 +107,13 @@ final class EmbeddedDatabase implements AutoCloseable {
         }
     }
 
+    String jdbcUrl() {
+        return postgres.getJdbcUrl("postgres", "postgres");
+    }
+
     /** Makes Quarkus' datasource use this database (see {@code polystack.db.*} in application.properties). */
     void exportConnectionProperties() {
-        System.setProperty("polystack.db.url", postgres.getJdbcUrl("postgres", "postgres"));
+        System.setProperty("polystack.db.url", jdbcUrl());
         System.setProperty("polystack.db.user", "postgres");
         System.setProperty("polystack.db.password", "");
     }
