@@ -131,13 +131,16 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         return ids.isEmpty() ? List.of() : list("id in ?1 order by resId, resType, resClass", List.copyOf(ids));
     }
 
-    /** How many nodes of a deployment have not ended, counting what this transaction changed. */
-    public long unfinished(UUID deploymentId) {
+    /**
+     * Whether a node of a deployment has not ended, counting what this transaction changed: the look stops at the
+     * first such node (a count read every node of the deployment at every advance).
+     */
+    public boolean anyUnfinished(UUID deploymentId) {
         getEntityManager().flush();
         return InTransaction.queryOne(
                 getEntityManager(),
-                "select count(*) from deployment_node where deployment_id = ? and status in ('pending', 'queued', 'running')",
-                row -> row.getLong(1),
+                "select exists (select 1 from deployment_node where deployment_id = ? and status in ('pending', 'queued', 'running'))",
+                row -> row.getBoolean(1),
                 deploymentId);
     }
 

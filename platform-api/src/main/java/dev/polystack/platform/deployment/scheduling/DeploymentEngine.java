@@ -376,7 +376,7 @@ public class DeploymentEngine {
             });
             round = endedNow;
         }
-        return nodes.unfinished(step.deployment.id()) > 0;
+        return nodes.anyUnfinished(step.deployment.id());
     }
 
     /** Every node: cancels, skips and dispatches what can go, and finishes the deployment when all ended. */
