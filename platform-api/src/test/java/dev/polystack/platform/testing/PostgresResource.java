@@ -34,6 +34,8 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
             try {
                 embedded = EmbeddedPostgres.builder()
                         .setServerConfig("max_connections", "300")
+                        // as in production (and in the container): the library turns synchronous commits off
+                        .setServerConfig("synchronous_commit", "on")
                         .start();
             } catch (IOException e) {
                 throw new IllegalStateException("could not start the embedded PostgreSQL", e);

@@ -160,7 +160,12 @@ public class JobService implements StateCredentials {
         while (true) {
             Optional<Job> next = jobs.nextQueued(runner.runnerId());
             if (next.isEmpty()) {
-                runners.touch(runner.runnerId());
+                if (failed.isEmpty()) {
+                    runners.touchIdle(runner.runnerId());
+                } else {
+                    // the nodes that failed on the way are written durably
+                    runners.touch(runner.runnerId());
+                }
                 return new Claim(Optional.empty(), failed);
             }
             if (!counted) {

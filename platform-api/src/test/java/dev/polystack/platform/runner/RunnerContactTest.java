@@ -1,0 +1,92 @@
+package dev.polystack.platform.runner;
+
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+
+import static dev.polystack.platform.testing.Api.admin;
+import static dev.polystack.platform.testing.Api.createOrg;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+/** A runner's contact: written by every call (a look that finds no job included), at once. */
+@QuarkusTest
+@QuarkusTestResource(PostgresResource.class)
+class RunnerContactTest {
+
+    @Inject
+    RunnerService runners;
+
+    @Inject
+    EntityManager entityManager;
+
+    @Test
+    void aLookThatFindsNoJobShowsTheRunnerOnlineAtOnce() {
+        String org = createOrg();
+        RunnerDriver runner = RunnerDriver.register(org, "idle", 1);
+        admin().get("/api/v1/orgs/{org}/runners/idle", org)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("offline"));
+        assertThat(runner.claim("0s")).isNull();
+        admin().get("/api/v1/orgs/{org}/runners/idle", org)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("idle"))
+                .body("last_seen_at", notNullValue());
+    }
+
+    @Test
+    void onlyAnIdleLooksContactIsCommittedWithoutWaitingForTheDisk() {
+        String org = createOrg();
+        RunnerDriver.register(org, "lazy", 1);
+        UUID id = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery(
+                        "select r.id from runner r join organization o on o.id = r.org_id"
+                                + " where o.slug = ?1 and r.slug = 'lazy'",
+                        UUID.class)
+                .setParameter(1, org)
+                .getSingleResult());
+        // the contact is due (never written), so each touch below writes it
+        assertThat(afterTouch(id, true)).as("in an idle look's transaction").isEqualTo("off");
+        assertThat(setting()).as("in the next transaction").isEqualTo("on");
+        assertThat(afterTouch(id, false))
+                .as("in a claim's or heartbeat's transaction")
+                .isEqualTo("on");
+    }
+
+    /** synchronous_commit in a transaction after the runner's contact was made due and written. */
+    private String afterTouch(UUID id, boolean idle) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            entityManager
+                    .createNativeQuery("update runner set last_seen_at = null where id = ?1")
+                    .setParameter(1, id)
+                    .executeUpdate();
+            if (idle) {
+                runners.touchIdle(id);
+            } else {
+                runners.touch(id);
+            }
+            Object seen = entityManager
+                    .createNativeQuery("select last_seen_at from runner where id = ?1")
+                    .setParameter(1, id)
+                    .getSingleResult();
+            assertThat(seen).as("the contact was written").isNotNull();
+            return (String)
+                    entityManager.createNativeQuery("show synchronous_commit").getSingleResult();
+        });
+    }
+
+    private String setting() {
+        return QuarkusTransaction.requiringNew().call(() -> (String)
+                entityManager.createNativeQuery("show synchronous_commit").getSingleResult());
+    }
+}
