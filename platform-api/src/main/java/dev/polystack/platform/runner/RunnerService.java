@@ -112,13 +112,7 @@ public class RunnerService {
      * is not an edit of the runner (its version stays), so it never conflicts with one.
      */
     public void touch(UUID runnerId) {
-        Instant now = clock.instant();
-        InTransaction.execute(
-                runners.getEntityManager(),
-                "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
-                now,
-                runnerId,
-                now.minus(seenResolution()));
+        touch(runnerId, false);
     }
 
     /**
@@ -128,11 +122,19 @@ public class RunnerService {
      * write-ahead log. The setting is local to the transaction, and taken in the same statement.
      */
     public void touchIdle(UUID runnerId) {
+        touch(runnerId, true);
+    }
+
+    private void touch(UUID runnerId, boolean lazily) {
         Instant now = clock.instant();
-        InTransaction.execute(runners.getEntityManager(), """
-                with lazily as (select set_config('synchronous_commit', 'off', true))
-                update runner set last_seen_at = ? from lazily
-                where id = ? and (last_seen_at is null or last_seen_at < ?)""", now, runnerId, now.minus(seenResolution()));
+        InTransaction.execute(
+                runners.getEntityManager(),
+                (lazily ? "with lazily as (select set_config('synchronous_commit', 'off', true)) " : "")
+                        + "update runner set last_seen_at = ? " + (lazily ? "from lazily " : "")
+                        + "where id = ? and (last_seen_at is null or last_seen_at < ?)",
+                now,
+                runnerId,
+                now.minus(seenResolution()));
     }
 
     /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */

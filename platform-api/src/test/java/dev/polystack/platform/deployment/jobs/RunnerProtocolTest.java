@@ -187,10 +187,16 @@ class RunnerProtocolTest {
         Scenario s = new Scenario(2);
         s.manifest(
                 graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of(), "e", List.of(), "f", List.of()));
-        s.deploy();
+        String id = s.deploy();
         assertThat(RunnerDriver.race(8, s.runner))
                 .as("claims that got a job, racing for a runner with 2 slots")
                 .isEqualTo(2);
+        // a claim refused at the limit keeps nothing: its node is still queued, not started
+        assertThat(s.nodeStatuses(id).values())
+                .as("node statuses after the race")
+                .containsOnly("running", "queued")
+                .filteredOn("running"::equals)
+                .hasSize(2);
     }
 
     @Test
