@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService;
@@ -135,22 +136,27 @@ public class IssueService {
         if (kinds.isEmpty()) {
             return 0;
         }
-        @SuppressWarnings("unchecked")
-        List<Object[]> resolved = entityManager
-                .createNativeQuery("""
-                        update issue set state = 'resolved', resolved_at = ?1, resolved_by = ?2, resolution = ?3, version = version + 1
-                        where environment_id = ?4 and res_type = ?5 and res_class = ?6 and res_id = ?7 and state = 'open'
-                          and kind in (?8)
-                        returning id, kind, org_id, summary""")
-                .setParameter(1, now)
-                .setParameter(2, resolvedBy)
-                .setParameter(3, resolution)
-                .setParameter(4, environmentId)
-                .setParameter(5, resource.type())
-                .setParameter(6, resource.resourceClass())
-                .setParameter(7, resource.id())
-                .setParameter(8, kinds.stream().map(IssueKind::wireName).toList())
-                .getResultList();
+        // a plain statement, without flushing the session first (the engine resolves in every successful result's
+        // transaction): the engine writes issues only by statements, and a person's acknowledgement, the one change
+        // made through an entity, has a transaction of its own
+        List<Object[]> resolved = InTransaction.queryAll(
+                entityManager,
+                """
+                update issue set state = 'resolved', resolved_at = ?, resolved_by = ?, resolution = ?, version = version + 1
+                where environment_id = ? and res_type = ? and res_class = ? and res_id = ? and state = 'open'
+                  and kind = any(?)
+                returning id, kind, org_id, summary""",
+                row -> new Object[] {
+                    row.getObject(1, UUID.class), row.getString(2), row.getObject(3, UUID.class), row.getString(4)
+                },
+                now,
+                resolvedBy,
+                resolution,
+                environmentId,
+                resource.type(),
+                resource.resourceClass(),
+                resource.id(),
+                kinds.stream().map(IssueKind::wireName).toArray(String[]::new));
         for (Object[] row : resolved) {
             announce(
                     (UUID) row[2],

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /** Modules and their immutable versions: every change makes a new version. */
@@ -225,7 +226,35 @@ public class ModuleService {
      * only for the resolution of a node being dispatched. One read for both.
      */
     public Optional<RunnableVersion> runnable(UUID orgId, String slug, int number) {
-        return versions.findWithoutFlush(orgId, slug, number).map(v -> new RunnableVersion(run(v), () -> secrets(v)));
+        return versions.runRow(orgId, slug, number)
+                .map(row -> new RunnableVersion(runOf(row.id()), () -> secrets(row.id(), row.sealedSecretInputs())));
+    }
+
+    /**
+     * What jobs of a module version run, by version id: versions never change, so it is read and its interface
+     * parsed once, not at every claim. Bounded; the code of a large inline module is not kept. Secret inputs
+     * are not kept here: they are opened for each run that needs them.
+     */
+    private final Map<UUID, ModuleRun> runs = new ConcurrentHashMap<>();
+
+    private static final int MAX_RUNS = 256;
+
+    private static final int MAX_KEPT_CODE = 64 * 1024;
+
+    private ModuleRun runOf(UUID versionId) {
+        ModuleRun known = runs.get(versionId);
+        if (known != null) {
+            return known;
+        }
+        ModuleRun run = run(versions.findById(versionId));
+        String code = run.source().moduleSourceCode();
+        if (code == null || code.length() <= MAX_KEPT_CODE) {
+            if (runs.size() >= MAX_RUNS) {
+                runs.clear();
+            }
+            runs.put(versionId, run);
+        }
+        return run;
     }
 
     /** A module version read for a claim. */
@@ -359,12 +388,16 @@ public class ModuleService {
     }
 
     private Map<String, String> secrets(ModuleVersion version) {
-        if (version.sealedSecretInputs() == null) {
+        return secrets(version.id(), version.sealedSecretInputs());
+    }
+
+    private Map<String, String> secrets(UUID versionId, byte[] sealed) {
+        if (sealed == null) {
             return Map.of();
         }
         try {
             return json.readValue(
-                    secretBox.open(version.sealedSecretInputs(), ModuleVersion.secretBinding(version.id())),
+                    secretBox.open(sealed, ModuleVersion.secretBinding(versionId)),
                     new TypeReference<TreeMap<String, String>>() {});
         } catch (IOException e) {
             throw new IllegalStateException("sealed secret inputs are not a JSON object");

@@ -1,8 +1,8 @@
 package dev.polystack.platform.module;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.hibernate.jpa.HibernateHints;
 
 import java.util.List;
 import java.util.Optional;
@@ -15,19 +15,26 @@ class ModuleVersionRepository implements PanacheRepositoryBase<ModuleVersion, UU
         return find("moduleId = ?1 and number = ?2", moduleId, number).firstResultOptional();
     }
 
+    /** A module version's id and its sealed secret inputs. */
+    record RunRow(UUID id, byte[] sealedSecretInputs) {}
+
     /**
-     * A version of a module by the module's slug, in one statement (claims look one up for every job), without
-     * flushing the session first: deployment transactions never change modules but hold nodes whose flush would
-     * cost more than the query, and versions are immutable.
+     * The id and sealed secret inputs of a module version by the module's slug, with a plain statement (claims
+     * look one up for every job): no entity, and the session is not flushed first (versions are immutable, and
+     * deployment transactions do not create them).
      */
-    Optional<ModuleVersion> findWithoutFlush(UUID orgId, String slug, int number) {
-        return find(
-                        "number = ?3 and moduleId = (select m.id from Module m where m.orgId = ?1 and m.slug = ?2)",
+    Optional<RunRow> runRow(UUID orgId, String slug, int number) {
+        return InTransaction.queryAll(
+                        getEntityManager(),
+                        """
+                        select v.id, v.secret_inputs from module_version v join module m on m.id = v.module_id
+                        where m.org_id = ? and m.slug = ? and v.number = ?""",
+                        row -> new RunRow(row.getObject(1, UUID.class), row.getBytes(2)),
                         orgId,
                         slug,
                         number)
-                .withHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .firstResultOptional();
+                .stream()
+                .findFirst();
     }
 
     /** Newest first; the sort key is the version number. */

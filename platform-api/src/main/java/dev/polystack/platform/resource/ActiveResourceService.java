@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.Outputs;
@@ -164,33 +165,21 @@ public class ActiveResourceService {
         List<ResourceIdentity> identities = List.copyOf(new LinkedHashSet<>(referenced));
         if (!identities.isEmpty()) {
             identities.forEach(identity -> seen.put(identity, Optional.empty()));
-            StringBuilder sql =
-                    new StringBuilder("select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text)"
-                            + " from active_resource where environment_id = ?1 and (");
-            for (int i = 0; i < identities.size(); i++) {
-                int at = 2 + 3 * i;
-                sql.append(i == 0 ? "" : " or ")
-                        .append("(res_type = ?")
-                        .append(at)
-                        .append(" and res_class = ?")
-                        .append(at + 1)
-                        .append(" and res_id = ?")
-                        .append(at + 2)
-                        .append(')');
-            }
-            var query = resources
-                    .getEntityManager()
-                    .createNativeQuery(sql.append(')').toString())
-                    .setParameter(1, environmentId)
-                    .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT");
-            for (int i = 0; i < identities.size(); i++) {
-                ResourceIdentity identity = identities.get(i);
-                query.setParameter(2 + 3 * i, identity.type())
-                        .setParameter(3 + 3 * i, identity.resourceClass())
-                        .setParameter(4 + 3 * i, identity.id());
-            }
-            @SuppressWarnings("unchecked")
-            List<Object[]> rows = query.getResultList();
+            // a plain statement of one text whatever the number of references (the session's changes are not
+            // read: what this transaction recorded through entities is not flushed for it, as before)
+            List<Object[]> rows = InTransaction.queryAll(
+                    resources.getEntityManager(),
+                    """
+                    select res_type, res_class, res_id, outputs, cast(sensitive_outputs as text) from active_resource
+                    where environment_id = ?
+                      and (res_type, res_class, res_id) in (select * from unnest(?::text[], ?::text[], ?::text[]))""",
+                    row -> new Object[] {
+                        row.getString(1), row.getString(2), row.getString(3), row.getBytes(4), row.getString(5)
+                    },
+                    environmentId,
+                    identities.stream().map(ResourceIdentity::type).toArray(String[]::new),
+                    identities.stream().map(ResourceIdentity::resourceClass).toArray(String[]::new),
+                    identities.stream().map(ResourceIdentity::id).toArray(String[]::new));
             for (Object[] row : rows) {
                 ResourceIdentity identity = new ResourceIdentity((String) row[0], (String) row[1], (String) row[2]);
                 seen.put(identity, Optional.of(outputs(environmentId, identity, (byte[]) row[3], (String) row[4])));

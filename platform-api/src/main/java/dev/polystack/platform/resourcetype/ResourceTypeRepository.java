@@ -1,5 +1,6 @@
 package dev.polystack.platform.resourcetype;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -9,6 +10,24 @@ import java.util.UUID;
 
 @ApplicationScoped
 class ResourceTypeRepository implements PanacheRepositoryBase<ResourceType, UUID> {
+
+    /** What runs need of a resource type, its output schema as stored text. */
+    record SpecRow(String slug, boolean developerAccessible, String outputSchema) {}
+
+    /**
+     * A resource type read with a plain statement, for claims, results and advances: no entity to load and
+     * dirty-check, and the session is not flushed first (resource types change in transactions of their own).
+     */
+    Optional<SpecRow> specRow(UUID orgId, String slug) {
+        return InTransaction.queryAll(
+                        getEntityManager(),
+                        "select slug, developer_accessible, output_schema::text from resource_type where org_id = ? and slug = ?",
+                        row -> new SpecRow(row.getString(1), row.getBoolean(2), row.getString(3)),
+                        orgId,
+                        slug)
+                .stream()
+                .findFirst();
+    }
 
     Optional<ResourceType> find(UUID orgId, String slug) {
         return find("orgId = ?1 and slug = ?2", orgId, slug).firstResultOptional();

@@ -1,6 +1,8 @@
 package dev.polystack.platform.resourcetype;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
@@ -38,6 +40,9 @@ public class ResourceTypeService {
 
     @Inject
     Clock clock;
+
+    @Inject
+    ObjectMapper json;
 
     @Transactional
     public ResourceTypeView create(OrgScope scope, CreateResourceTypeRequest request) {
@@ -113,7 +118,9 @@ public class ResourceTypeService {
 
     /** One resource type of an organization, as the rules engine needs it. */
     public Optional<ResourceTypeSpec> spec(UUID orgId, String slug) {
-        return resourceTypes.find(orgId, slug).map(ResourceTypeService::spec);
+        return resourceTypes
+                .specRow(orgId, slug)
+                .map(row -> new ResourceTypeSpec(row.slug(), row.developerAccessible(), schemaOf(row.outputSchema())));
     }
 
     private static ResourceTypeSpec spec(ResourceType type) {
@@ -127,7 +134,37 @@ public class ResourceTypeService {
 
     /** The output schema of a resource type of the organization. */
     public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
-        return resourceTypes.find(orgId, slug).map(t -> compiled(t.outputSchema()));
+        return resourceTypes.specRow(orgId, slug).map(row -> {
+            // by the stored text: the tree need not be written out again to find its compiled schema
+            OutputSchema known = compiledSchemas.get(row.outputSchema());
+            return known != null
+                    ? known
+                    : remember(row.outputSchema(), OutputSchema.stored(schemaOf(row.outputSchema())));
+        });
+    }
+
+    /**
+     * Stored output schemas parsed once per text (every claim and result reads its resource type's); bounded.
+     * The trees are shared: nothing changes a schema read for a run.
+     */
+    private final Map<String, JsonNode> parsedSchemas = new ConcurrentHashMap<>();
+
+    private JsonNode schemaOf(String text) {
+        JsonNode known = parsedSchemas.get(text);
+        if (known != null) {
+            return known;
+        }
+        JsonNode parsed;
+        try {
+            parsed = json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored output schema is not JSON", e);
+        }
+        if (parsedSchemas.size() >= 1000) {
+            parsedSchemas.clear();
+        }
+        parsedSchemas.put(text, parsed);
+        return parsed;
     }
 
     /**
@@ -143,7 +180,10 @@ public class ResourceTypeService {
         if (known != null) {
             return known;
         }
-        OutputSchema fresh = OutputSchema.stored(schema);
+        return remember(key, OutputSchema.stored(schema));
+    }
+
+    private OutputSchema remember(String key, OutputSchema fresh) {
         if (compiledSchemas.size() >= 1000) {
             compiledSchemas.clear();
         }
