@@ -244,8 +244,10 @@ public class ActiveResourceService {
 
     /** Records (or replaces) a resource after a successful apply. */
     public void record(Provisioned provisioned) {
+        // without a flush first: a result records one resource in its transaction, after changing only its job and
+        // node (which need not be written before this read)
         ActiveResource resource = resources
-                .find(provisioned.environmentId(), provisioned.identity())
+                .findWithoutFlush(provisioned.environmentId(), provisioned.identity())
                 .orElseGet(() -> {
                     ActiveResource created =
                             new ActiveResource(provisioned.environmentId(), provisioned.identity(), clock.instant());

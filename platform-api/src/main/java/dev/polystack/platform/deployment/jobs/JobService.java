@@ -453,7 +453,8 @@ public class JobService implements StateCredentials {
         Optional<DeploymentEngine.Ended> ended = engine.jobEnded(
                 jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary, checkReport));
         // a slot of the organization's concurrent jobs is free: the runners whose jobs wait for one may claim
-        if (quotas.used(job.orgId(), Quota.CONCURRENT_JOBS) + 1 >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
+        if (jobs.runningOfOrganizationBesides(job.orgId(), job.id()) + 1
+                >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
             engine.wakeRunnersWithQueuedJobs(job.orgId());
         }
         return ended;

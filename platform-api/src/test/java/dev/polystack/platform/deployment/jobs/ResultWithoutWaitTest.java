@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +56,28 @@ class ResultWithoutWaitTest {
                 .as("the dependent's job, queued by the advance after the result")
                 .isNotNull();
         assertThat(RunnerDriver.resourceOf(b)).isEqualTo("app.b");
+    }
+
+    @Test
+    void theEndOfAJobWakesAClaimWaitingForTheOrganizationsSlot() throws Exception {
+        Scenario s = new Scenario(3);
+        admin().body(Map.of("concurrent_jobs", 1))
+                .put("/api/v1/orgs/{org}/quotas", s.org)
+                .then()
+                .statusCode(200);
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        s.deploy();
+        Map<String, Map<String, Object>> first = s.claimAll();
+        assertThat(first).hasSize(1);
+        // the runner has free slots and the other job is queued, but the organization's one slot is taken: the
+        // runner's next claim waits, and only the end of the running job can wake it (no sweep comes meanwhile)
+        CompletableFuture<Map<String, Object>> waiting = CompletableFuture.supplyAsync(() -> s.runner.claim("14s"));
+        Thread.sleep(1000);
+        assertThat(waiting).isNotDone();
+        s.succeed(first.values().iterator().next());
+        Map<String, Object> second = waiting.get(30, TimeUnit.SECONDS);
+        assertThat(second).as("the waiting claim got the queued job").isNotNull();
+        assertThat(first.keySet()).doesNotContain(RunnerDriver.resourceOf(second));
     }
 
     @Test
