@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment.scheduling;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.audit.AuditService;
+import dev.polystack.platform.common.sql.AfterCommit;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.model.ApprovalState;
 import dev.polystack.platform.deployment.model.Deployment;
@@ -45,8 +46,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
@@ -1017,17 +1016,8 @@ public class DeploymentEngine {
 
     /** Runs {@code task} on a worker thread once the current transaction has committed (never if it rolls back). */
     private void afterCommit(Runnable task) {
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {}
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    Infrastructure.getDefaultWorkerPool().execute(task);
-                }
-            }
-        });
+        AfterCommit.run(
+                transactions, () -> Infrastructure.getDefaultWorkerPool().execute(task));
     }
 
     private String organizationSlug(Deployment deployment) {
