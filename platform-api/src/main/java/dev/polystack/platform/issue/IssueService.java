@@ -125,6 +125,9 @@ public class IssueService {
         webhooks.publish(orgId, type, "issue:" + id, data);
     }
 
+    /** An issue a resolution closed. */
+    private record Resolved(UUID id, IssueKind kind, UUID orgId, String summary) {}
+
     /** The deviations of these kinds are gone: resolves the resource's open issues of them, saying what showed it. */
     public int resolve(
             UUID environmentId,
@@ -139,16 +142,18 @@ public class IssueService {
         // a plain statement, without flushing the session first (the engine resolves in every successful result's
         // transaction): the engine writes issues only by statements, and a person's acknowledgement, the one change
         // made through an entity, has a transaction of its own
-        List<Object[]> resolved = InTransaction.queryAll(
+        List<Resolved> resolved = InTransaction.queryAll(
                 entityManager,
                 """
                 update issue set state = 'resolved', resolved_at = ?, resolved_by = ?, resolution = ?, version = version + 1
                 where environment_id = ? and res_type = ? and res_class = ? and res_id = ? and state = 'open'
                   and kind = any(?)
                 returning id, kind, org_id, summary""",
-                row -> new Object[] {
-                    row.getObject(1, UUID.class), row.getString(2), row.getObject(3, UUID.class), row.getString(4)
-                },
+                row -> new Resolved(
+                        row.getObject(1, UUID.class),
+                        IssueKind.fromWire(row.getString(2), "kind"),
+                        row.getObject(3, UUID.class),
+                        row.getString(4)),
                 now,
                 resolvedBy,
                 resolution,
@@ -157,15 +162,15 @@ public class IssueService {
                 resource.resourceClass(),
                 resource.id(),
                 kinds.stream().map(IssueKind::wireName).toArray(String[]::new));
-        for (Object[] row : resolved) {
+        for (Resolved issue : resolved) {
             announce(
-                    (UUID) row[2],
+                    issue.orgId(),
                     environmentId,
                     WebhookEvent.ISSUE_RESOLVED,
-                    (UUID) row[0],
+                    issue.id(),
                     resource,
-                    IssueKind.fromWire((String) row[1], "kind"),
-                    (String) row[3],
+                    issue.kind(),
+                    issue.summary(),
                     resolution);
         }
         return resolved.size();

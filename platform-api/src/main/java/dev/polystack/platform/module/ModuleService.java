@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.TemplateChecks;
@@ -31,7 +33,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /** Modules and their immutable versions: every change makes a new version. */
@@ -235,23 +236,19 @@ public class ModuleService {
      * parsed once, not at every claim. Bounded; the code of a large inline module is not kept. Secret inputs
      * are not kept here: they are opened for each run that needs them.
      */
-    private final Map<UUID, ModuleRun> runs = new ConcurrentHashMap<>();
-
-    private static final int MAX_RUNS = 256;
+    private final Cache<UUID, ModuleRun> runs =
+            Caffeine.newBuilder().maximumSize(256).build();
 
     private static final int MAX_KEPT_CODE = 64 * 1024;
 
     private ModuleRun runOf(UUID versionId) {
-        ModuleRun known = runs.get(versionId);
+        ModuleRun known = runs.getIfPresent(versionId);
         if (known != null) {
             return known;
         }
         ModuleRun run = run(versions.findById(versionId));
         String code = run.source().moduleSourceCode();
         if (code == null || code.length() <= MAX_KEPT_CODE) {
-            if (runs.size() >= MAX_RUNS) {
-                runs.clear();
-            }
             runs.put(versionId, run);
         }
         return run;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
@@ -21,10 +23,8 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 @ApplicationScoped
 public class ResourceTypeService {
@@ -134,61 +134,39 @@ public class ResourceTypeService {
 
     /** The output schema of a resource type of the organization. */
     public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
-        return resourceTypes.specRow(orgId, slug).map(row -> {
-            // by the stored text: the tree need not be written out again to find its compiled schema
-            OutputSchema known = compiledSchemas.get(row.outputSchema());
-            return known != null
-                    ? known
-                    : remember(row.outputSchema(), OutputSchema.stored(schemaOf(row.outputSchema())));
-        });
+        // by the stored text: the tree need not be written out again to find its compiled schema
+        return resourceTypes
+                .specRow(orgId, slug)
+                .map(row -> compiledSchemas.get(row.outputSchema(), text -> OutputSchema.stored(schemaOf(text))));
     }
 
     /**
-     * Stored output schemas parsed once per text (every claim and result reads its resource type's); bounded.
-     * The trees are shared: nothing changes a schema read for a run.
+     * Stored output schemas parsed once per text (every claim and result reads its resource type's). The trees
+     * are shared: nothing changes a schema read for a run.
      */
-    private final Map<String, JsonNode> parsedSchemas = new ConcurrentHashMap<>();
+    private final Cache<String, JsonNode> parsedSchemas =
+            Caffeine.newBuilder().maximumSize(1000).build();
 
     private JsonNode schemaOf(String text) {
-        JsonNode known = parsedSchemas.get(text);
-        if (known != null) {
-            return known;
-        }
-        JsonNode parsed;
-        try {
-            parsed = json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored output schema is not JSON", e);
-        }
-        if (parsedSchemas.size() >= 1000) {
-            parsedSchemas.clear();
-        }
-        parsedSchemas.put(text, parsed);
-        return parsed;
+        return parsedSchemas.get(text, stored -> {
+            try {
+                return json.readTree(stored);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a stored output schema is not JSON", e);
+            }
+        });
     }
 
     /**
      * Output schemas compiled once per content: every claim and every result needs its resource type's
      * schema, and checking it against the meta-schema and compiling it each time was a few milliseconds.
-     * Keyed by the schema's text, so an edited schema is a new entry; bounded.
+     * Keyed by the schema's text, so an edited schema is a new entry.
      */
-    private final Map<String, OutputSchema> compiledSchemas = new ConcurrentHashMap<>();
+    private final Cache<String, OutputSchema> compiledSchemas =
+            Caffeine.newBuilder().maximumSize(1000).build();
 
     private OutputSchema compiled(JsonNode schema) {
-        String key = schema.toString();
-        OutputSchema known = compiledSchemas.get(key);
-        if (known != null) {
-            return known;
-        }
-        return remember(key, OutputSchema.stored(schema));
-    }
-
-    private OutputSchema remember(String key, OutputSchema fresh) {
-        if (compiledSchemas.size() >= 1000) {
-            compiledSchemas.clear();
-        }
-        compiledSchemas.put(key, fresh);
-        return fresh;
+        return compiledSchemas.get(schema.toString(), key -> OutputSchema.stored(schema));
     }
 
     private ResourceType require(OrgScope scope, String id) {
