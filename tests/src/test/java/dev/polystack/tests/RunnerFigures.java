@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static dev.polystack.tests.Figures.cpuByThread;
+import static dev.polystack.tests.Figures.cpuSeconds;
 import static dev.polystack.tests.Figures.mib;
 import static dev.polystack.tests.Figures.mibOf;
 import static dev.polystack.tests.Figures.ms;
@@ -34,6 +36,7 @@ import static dev.polystack.tests.Figures.percentiles;
 import static dev.polystack.tests.Figures.rss;
 import static dev.polystack.tests.Figures.sleep;
 import static dev.polystack.tests.Figures.status;
+import static dev.polystack.tests.Figures.threadCpu;
 import static dev.polystack.tests.Figures.threads;
 
 /** What runners meet: pickup latency, many idle long-polling runners, a real agent's memory. */
@@ -99,7 +102,17 @@ final class RunnerFigures extends BenchmarkPart {
             poll(http, platform.baseUrl(), runner, tokens, keys, polling, answered, errors, started);
         }
         started.await(60, TimeUnit.SECONDS);
+        Thread.sleep(5_000);
+        // what the idle looks cost: the control plane's and PostgreSQL's CPU over 10 s of nothing but waiting claims
+        double[] cpuBefore = cpuSeconds(platform.pid());
+        Map<String, Double> threadsCpuBefore = threadCpu(platform.pid());
+        int answeredBefore = answered.get();
+        long idleStart = System.nanoTime();
         Thread.sleep(10_000);
+        double idleSeconds = (System.nanoTime() - idleStart) / 1e9;
+        int looks = answered.get() - answeredBefore;
+        double[] cpuAfter = cpuSeconds(platform.pid());
+        String idleThreads = cpuByThread(threadsCpuBefore, threadCpu(platform.pid()));
         long rss = rss(platform.pid());
         long threads = threads(platform.pid());
         List<Double> probe = pickupLatencies(polystack, "probe", "probe", 200);
@@ -121,7 +134,26 @@ final class RunnerFigures extends BenchmarkPart {
                         p,
                         "poll_errors",
                         errors.get()));
+        double platformPerLook = looks == 0 ? 0 : (cpuAfter[0] - cpuBefore[0]) * 1000 / looks;
+        double postgresPerLook = looks == 0 ? 0 : (cpuAfter[1] - cpuBefore[1]) * 1000 / looks;
+        report.put(
+                "scale_idle_looks",
+                Map.of(
+                        "looks_per_second",
+                        looks / idleSeconds,
+                        "platform_cpu_ms_per_look",
+                        platformPerLook,
+                        "postgres_cpu_ms_per_look",
+                        postgresPerLook));
         row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
+        row(
+                "",
+                String.format(
+                        "… idle looks answered (10 s, nothing queued): %.0f /s; CPU per look: platform-api,"
+                                + " PostgreSQL",
+                        looks / idleSeconds),
+                String.format("%.2f ms", platformPerLook),
+                String.format("%.2f ms; platform-api threads: %s", postgresPerLook, idleThreads));
         row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
         row(
                 "",

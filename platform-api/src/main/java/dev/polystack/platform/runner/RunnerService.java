@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.Management;
 import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.Autocommit;
 import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -53,6 +54,9 @@ public class RunnerService {
 
     @Inject
     QuotaService quotas;
+
+    @Inject
+    Autocommit autocommit;
 
     @Transactional
     public RunnerView create(OrgScope scope, RunnerRequest request) {
@@ -135,6 +139,30 @@ public class RunnerService {
                 now,
                 runnerId,
                 now.minus(seenResolution()));
+    }
+
+    /**
+     * An idle runner's contact, written as {@link #touchIdle} writes it, and the caller's read, in one statement on
+     * an autocommit connection, outside any transaction: the look that thousands of idle runners make every few
+     * seconds costs one round trip. The read sees what was committed before the statement began.
+     */
+    public <T> T touchIdleAnd(UUID runnerId, String read, Autocommit.Row<T> row, Object... readParameters) {
+        Instant now = clock.instant();
+        Object[] parameters = new Object[3 + readParameters.length];
+        parameters[0] = now;
+        parameters[1] = runnerId;
+        parameters[2] = now.minus(seenResolution());
+        System.arraycopy(readParameters, 0, parameters, 3, readParameters.length);
+        // a data-modifying WITH runs once and to its end whether or not the read uses it
+        return autocommit
+                .first(
+                        "with lazily as (select set_config('synchronous_commit', 'off', true)),"
+                                + " touched as (update runner set last_seen_at = ? from lazily"
+                                + " where id = ? and (last_seen_at is null or last_seen_at < ?) returning id) "
+                                + read,
+                        row,
+                        parameters)
+                .orElseThrow(() -> new IllegalStateException("no row from: " + read));
     }
 
     /** Contact is written at most this often: a quarter of the heartbeat interval, and never more than 5 s. */

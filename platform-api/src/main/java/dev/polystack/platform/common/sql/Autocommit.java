@@ -8,6 +8,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -53,7 +56,10 @@ public class Autocommit {
             throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         for (int i = 0; i < parameters.length; i++) {
-            statement.setObject(i + 1, parameters[i]);
+            Object value = parameters[i];
+            statement.setObject(
+                    i + 1,
+                    value instanceof Instant instant ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
         }
         return statement;
     }

@@ -143,6 +143,20 @@ public class JobService implements StateCredentials {
     public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {}
 
     /**
+     * Whether any job is queued for the runner, its contact written in the same statement (as an idle look writes
+     * it), outside any transaction. A waiting claim looks with this first: nearly every look of an idle runner
+     * finds nothing, and then costs one round trip instead of a transaction, a persistence session and a locking
+     * read. A job queued after this read wakes the claim, which registered its waiter before looking.
+     */
+    public boolean anyQueued(RunnerCaller runner) {
+        return runners.touchIdleAnd(
+                runner.runnerId(),
+                "select exists (select 1 from job where runner_id = ? and status = 'queued')",
+                row -> row.getBoolean(1),
+                runner.runnerId());
+    }
+
+    /**
      * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
      * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
      * its payload read; only the last step, counting the runner's and the organization's running jobs and

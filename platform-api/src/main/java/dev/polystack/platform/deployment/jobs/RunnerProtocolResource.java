@@ -102,7 +102,11 @@ public class RunnerProtocolResource {
                 notifications.forget(Notifications.JOBS, key, future);
             }
         };
-        return LongPoll.until(() -> claimed(runner, base), waiter, timeout)
+        // a look of an idle runner first asks whether anything is queued for it at all (one plain statement)
+        return LongPoll.until(
+                        () -> jobService.anyQueued(runner) ? claimed(runner, base) : Optional.<ClaimedJob>empty(),
+                        waiter,
+                        timeout)
                 .map(job -> job.map(j -> Response.ok(j).build())
                         .orElseGet(() -> Response.noContent().build()));
     }
