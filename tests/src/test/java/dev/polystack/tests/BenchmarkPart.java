@@ -59,6 +59,13 @@ abstract class BenchmarkPart {
     final List<Double> lastQueuedToAnswer = new ArrayList<>();
 
     /**
+     * Of the last {@link #pickupLatencies} run, from each job's {@code queued_at} to its node's {@code started_at},
+     * the instant the claim's transaction took the node (the wake-up and the claim's start); the rest of a pickup is
+     * the claim's other work, its commit and the answer's way back to the runner.
+     */
+    final List<Double> lastQueuedToStarted = new ArrayList<>();
+
+    /**
      * Pickup of {@code deployments} single-node deployments one after another: from the moment the control plane
      * queued the node's job (its {@code queued_at}) to the moment the runner's claim returned with it (the
      * same machine, so the same clock). Measured from the create call's answer instead, a claim that beats that
@@ -74,6 +81,7 @@ abstract class BenchmarkPart {
             // fell to about 20 ms over the next hundred (a probe's claim, result and wait are paths nothing ran yet)
             int warmups = 50;
             lastQueuedToAnswer.clear();
+            lastQueuedToStarted.clear();
             for (int i = 0; i < deployments + warmups; i++) {
                 String id = polystack
                         .api()
@@ -91,15 +99,21 @@ abstract class BenchmarkPart {
                 if (at == null) {
                     throw new AssertionError("deployment " + id + " was not claimed");
                 }
-                String queuedAt = polystack
+                var node = polystack
                         .api()
                         .get("/api/v1/orgs/acme/projects/shop/envs/{env}/deployments/{id}", env, id)
                         .then()
                         .statusCode(200)
                         .extract()
-                        .path("nodes[0].queued_at");
+                        .jsonPath();
+                String queuedAt = node.getString("nodes[0].queued_at");
                 if (i >= warmups) {
                     latencies.add(Duration.between(Instant.parse(queuedAt), at).toNanos() / 1e6);
+                    lastQueuedToStarted.add(Duration.between(
+                                            Instant.parse(queuedAt),
+                                            Instant.parse(node.getString("nodes[0].started_at")))
+                                    .toNanos()
+                            / 1e6);
                     lastQueuedToAnswer.add(
                             Duration.between(Instant.parse(queuedAt), answered).toNanos() / 1e6);
                 }

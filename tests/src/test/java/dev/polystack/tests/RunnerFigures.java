@@ -1,33 +1,27 @@
 package dev.polystack.tests;
 
 import dev.polystack.tests.standin.StandInTofu;
-import org.jose4j.jws.AlgorithmIdentifiers;
-import org.jose4j.jws.JsonWebSignature;
-import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.NumericDate;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.polystack.tests.Figures.cpuByThread;
+import static dev.polystack.tests.Figures.cpuOf;
 import static dev.polystack.tests.Figures.cpuSeconds;
 import static dev.polystack.tests.Figures.mib;
 import static dev.polystack.tests.Figures.mibOf;
@@ -35,7 +29,6 @@ import static dev.polystack.tests.Figures.ms;
 import static dev.polystack.tests.Figures.percentiles;
 import static dev.polystack.tests.Figures.rss;
 import static dev.polystack.tests.Figures.sleep;
-import static dev.polystack.tests.Figures.status;
 import static dev.polystack.tests.Figures.threadCpu;
 import static dev.polystack.tests.Figures.threads;
 
@@ -58,28 +51,34 @@ final class RunnerFigures extends BenchmarkPart {
                 "");
         row("", "", ms(p.get("p95")) + " p95", "");
         row("", "", ms(p.get("p99")) + " p99", "target p99 < 50 ms: " + (p.get("p99") < 50 ? "met" : "NOT met"));
-        Map<String, Double> answer = percentiles(lastQueuedToAnswer);
-        report.put("pickup_queued_to_create_answer_ms", answer);
-        row(
-                "",
-                "… of it, queued → the create call's answer reached the harness",
-                ms(answer.get("p50")) + " p50",
-                "p95 " + ms(answer.get("p95")) + ", p99 " + ms(answer.get("p99")));
+        part(
+                "pickup_queued_to_create_answer_ms",
+                "queued → the create call's answer reached the harness",
+                lastQueuedToAnswer);
+        part("pickup_queued_to_started_ms", QUEUED_TO_STARTED, lastQueuedToStarted);
         target("pickup p99, job queued → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
     }
 
-    /** Many idle long-polling runners against one control plane: its memory, threads, and a probe's pickup latency. */
+    private static final String QUEUED_TO_STARTED = "queued → the claim's transaction took the node (its started_at)";
+
+    /** A part of the pickups just measured: its percentiles in the report, and a row. */
+    private void part(String key, String what, List<Double> values) {
+        Map<String, Double> p = percentiles(values);
+        report.put(key, p);
+        row("", "… of it, " + what, ms(p.get("p50")) + " p50", "p95 " + ms(p.get("p95")) + ", p99 " + ms(p.get("p99")));
+    }
+
+    /**
+     * Many idle long-polling runners against one control plane: its memory, threads, the idle looks' CPU, and a probe's
+     * pickup latency. The idle runners are another process ({@link IdleRunners}), the probe runs here.
+     */
     void scale(PlatformProcess platform, Polystack polystack, int count) throws Exception {
-        HttpClient http = HttpClient.newBuilder()
-                .executor(Executors.newFixedThreadPool(4))
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
-        List<KeyPair> keys = new ArrayList<>();
+        Map<String, PrivateKey> keys = new LinkedHashMap<>();
         KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
         long registering = System.nanoTime();
         for (int i = 0; i < count; i++) {
             KeyPair pair = generator.generateKeyPair();
-            keys.add(pair);
+            keys.put("idle-" + i, pair.getPrivate());
             polystack
                     .api()
                     .body(Map.of("id", "idle-" + i, "public_key", pem(pair.getPublic())))
@@ -90,143 +89,127 @@ final class RunnerFigures extends BenchmarkPart {
                     .statusCode(201);
         }
         System.out.printf("registered %d runners in %.1f s%n", count, (System.nanoTime() - registering) / 1e9);
+        Path keyFile = workspace.resolve("idle-runners.keys");
+        IdleRunners.writeKeys(keyFile, keys);
         long threadsBefore = threads(platform.pid());
-        AtomicBoolean polling = new AtomicBoolean(true);
-        AtomicInteger answered = new AtomicInteger();
-        AtomicInteger errors = new AtomicInteger();
-        Map<Integer, String> tokens = new ConcurrentHashMap<>();
-        CountDownLatch started = new CountDownLatch(count);
-        for (int i = 0; i < count; i++) {
-            int runner = i;
-            tokens.put(runner, jwt("idle-" + runner, keys.get(runner).getPrivate()));
-            poll(http, platform.baseUrl(), runner, tokens, keys, polling, answered, errors, started);
-        }
-        started.await(60, TimeUnit.SECONDS);
-        Thread.sleep(5_000);
-        // what the idle looks cost: the control plane's and PostgreSQL's CPU over 10 s of nothing but waiting claims
-        double[] cpuBefore = cpuSeconds(platform.pid());
-        Map<String, Double> threadsCpuBefore = threadCpu(platform.pid());
-        int answeredBefore = answered.get();
-        long idleStart = System.nanoTime();
-        Thread.sleep(10_000);
-        double idleSeconds = (System.nanoTime() - idleStart) / 1e9;
-        int looks = answered.get() - answeredBefore;
-        double[] cpuAfter = cpuSeconds(platform.pid());
-        String idleThreads = cpuByThread(threadsCpuBefore, threadCpu(platform.pid()));
-        long rss = rss(platform.pid());
-        long threads = threads(platform.pid());
-        List<Double> probe = pickupLatencies(polystack, "probe", "probe", 200);
-        Map<String, Double> p = percentiles(probe);
-        long rssAfter = rss(platform.pid());
-        polling.set(false);
-        report.put(
-                "scale",
-                Map.of(
-                        "idle_runners",
-                        count,
-                        "platform_rss_mib",
-                        mibOf(Math.max(rss, rssAfter)),
-                        "platform_threads",
-                        threads,
-                        "platform_threads_before",
-                        threadsBefore,
-                        "probe_pickup_ms",
-                        p,
-                        "poll_errors",
-                        errors.get()));
-        double platformPerLook = looks == 0 ? 0 : (cpuAfter[0] - cpuBefore[0]) * 1000 / looks;
-        double postgresPerLook = looks == 0 ? 0 : (cpuAfter[1] - cpuBefore[1]) * 1000 / looks;
-        report.put(
-                "scale_idle_looks",
-                Map.of(
-                        "looks_per_second",
-                        looks / idleSeconds,
-                        "platform_cpu_ms_per_look",
-                        platformPerLook,
-                        "postgres_cpu_ms_per_look",
-                        postgresPerLook));
-        row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
-        row(
-                "",
-                String.format(
-                        "… idle looks answered (10 s, nothing queued): %.0f /s; CPU per look: platform-api,"
-                                + " PostgreSQL",
-                        looks / idleSeconds),
-                String.format("%.2f ms", platformPerLook),
-                String.format("%.2f ms; platform-api threads: %s", postgresPerLook, idleThreads));
-        row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
-        row(
-                "",
-                "… pickup of a probe runner's jobs meanwhile (200 deployments, queued → claim returned)",
-                ms(p.get("p99")) + " p99",
-                "p50 " + ms(p.get("p50")) + ", " + errors.get() + " poll errors " + pollErrors);
-        target(
-                "pickup p99 of a probe runner among " + count + " idle runners (the aim: 5,000)",
-                p.get("p99"),
-                "ms",
-                "<",
-                50);
-    }
-
-    /** Why idle runners' polls failed, and how often (a 401 is an expired token, renewed then). */
-    private final Map<String, Integer> pollErrors = new ConcurrentHashMap<>();
-
-    void poll(
-            HttpClient http,
-            String base,
-            int runner,
-            Map<Integer, String> tokens,
-            List<KeyPair> keys,
-            AtomicBoolean polling,
-            AtomicInteger answered,
-            AtomicInteger errors,
-            CountDownLatch started) {
-        if (!polling.get()) {
-            return;
-        }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/runner/v1/claim?wait=25000ms"))
-                .timeout(Duration.ofSeconds(45))
-                .header("Authorization", "Bearer " + tokens.get(runner))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build();
-        started.countDown();
-        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
-            if (failure != null || response.statusCode() >= 400) {
-                errors.incrementAndGet();
-                pollErrors.merge(
-                        failure != null
-                                ? failure.getClass().getSimpleName() + ": " + failure.getMessage()
-                                : "HTTP " + response.statusCode(),
-                        1,
-                        Integer::sum);
-                if (response != null && response.statusCode() == 401) {
-                    tokens.put(runner, jwt("idle-" + runner, keys.get(runner).getPrivate()));
-                }
-            } else {
-                answered.incrementAndGet();
-            }
-            poll(http, base, runner, tokens, keys, polling, answered, errors, new CountDownLatch(0));
-        });
-    }
-
-    static String jwt(String runner, PrivateKey key) {
+        Process idle = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        IdleRunners.class.getName(),
+                        platform.baseUrl(),
+                        keyFile.toString())
+                .redirectErrorStream(true)
+                .start();
         try {
-            JwtClaims claims = new JwtClaims();
-            claims.setSubject(runner);
-            claims.setClaim("org", "acme");
-            claims.setAudience("polystack");
-            long now = System.currentTimeMillis() / 1000;
-            claims.setIssuedAt(NumericDate.fromSeconds(now));
-            claims.setExpirationTime(NumericDate.fromSeconds(now + 240));
-            claims.setGeneratedJwtId();
-            JsonWebSignature jws = new JsonWebSignature();
-            jws.setPayload(claims.toJson());
-            jws.setKey(key);
-            jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.EDDSA);
-            return jws.getCompactSerialization();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+            // its last report: answered claims, errors and why
+            AtomicReference<String> last = new AtomicReference<>("");
+            CountDownLatch polling = new CountDownLatch(1);
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out =
+                        new BufferedReader(new InputStreamReader(idle.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.equals("polling")) {
+                            polling.countDown();
+                        } else if (line.startsWith("answered ")) {
+                            last.set(line);
+                        } else {
+                            System.out.println("idle runners: " + line);
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process ended
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+            if (!polling.await(120, TimeUnit.SECONDS)) {
+                throw new AssertionError("the idle runners did not start polling within 2 minutes");
+            }
+            Thread.sleep(5_000);
+            // what the idle looks cost: the control plane's and PostgreSQL's CPU over 10 s of nothing but waiting
+            // claims
+            double[] cpuBefore = cpuSeconds(platform.pid());
+            Map<String, Double> threadsCpuBefore = threadCpu(platform.pid());
+            double idleRunnersCpuBefore = cpuOf(idle.pid());
+            long answeredBefore = answeredOf(last.get());
+            long idleStart = System.nanoTime();
+            Thread.sleep(10_000);
+            double idleSeconds = (System.nanoTime() - idleStart) / 1e9;
+            long looks = answeredOf(last.get()) - answeredBefore;
+            double[] cpuAfter = cpuSeconds(platform.pid());
+            double idleRunnersCores = (cpuOf(idle.pid()) - idleRunnersCpuBefore) / idleSeconds;
+            String idleThreads = cpuByThread(threadsCpuBefore, threadCpu(platform.pid()));
+            long rss = rss(platform.pid());
+            long threads = threads(platform.pid());
+            List<Double> probe = pickupLatencies(polystack, "probe", "probe", 200);
+            Map<String, Double> p = percentiles(probe);
+            long rssAfter = rss(platform.pid());
+            String errors = last.get().replaceFirst("^answered \\d+ ", "");
+            report.put(
+                    "scale",
+                    Map.of(
+                            "idle_runners",
+                            count,
+                            "platform_rss_mib",
+                            mibOf(Math.max(rss, rssAfter)),
+                            "platform_threads",
+                            threads,
+                            "platform_threads_before",
+                            threadsBefore,
+                            "probe_pickup_ms",
+                            p,
+                            "poll_errors",
+                            errors));
+            double platformPerLook = looks == 0 ? 0 : (cpuAfter[0] - cpuBefore[0]) * 1000 / looks;
+            double postgresPerLook = looks == 0 ? 0 : (cpuAfter[1] - cpuBefore[1]) * 1000 / looks;
+            report.put(
+                    "scale_idle_looks",
+                    Map.of(
+                            "looks_per_second",
+                            looks / idleSeconds,
+                            "platform_cpu_ms_per_look",
+                            platformPerLook,
+                            "postgres_cpu_ms_per_look",
+                            postgresPerLook,
+                            "idle_runners_process_cores",
+                            idleRunnersCores));
+            row("scale", count + " idle long-polling runners: platform-api RSS", mib(Math.max(rss, rssAfter)), "");
+            row("", "… platform-api threads (before the runners: " + threadsBefore + ")", Long.toString(threads), "");
+            row(
+                    "",
+                    String.format(
+                            "… idle looks answered (10 s, nothing queued): %.0f /s; CPU per look: platform-api,"
+                                    + " PostgreSQL",
+                            looks / idleSeconds),
+                    String.format("%.2f ms", platformPerLook),
+                    String.format(
+                            "%.2f ms; platform-api threads: %s; the idle runners' own process: %.2f cores",
+                            postgresPerLook, idleThreads, idleRunnersCores));
+            row(
+                    "",
+                    "… pickup of a probe runner's jobs meanwhile (200 deployments, queued → claim returned)",
+                    ms(p.get("p99")) + " p99",
+                    "p50 " + ms(p.get("p50")) + "; idle runners' polls: " + errors);
+            part("scale_probe_queued_to_started_ms", QUEUED_TO_STARTED, lastQueuedToStarted);
+            target(
+                    "pickup p99 of a probe runner among " + count + " idle runners (the aim: 5,000)",
+                    p.get("p99"),
+                    "ms",
+                    "<",
+                    50);
+        } finally {
+            idle.getOutputStream().close();
+            if (!idle.waitFor(30, TimeUnit.SECONDS)) {
+                idle.destroyForcibly().waitFor();
+            }
         }
+    }
+
+    /** The count of answered claims in a report line of {@link IdleRunners}. */
+    private static long answeredOf(String report) {
+        String[] words = report.split(" ");
+        return words.length > 1 ? Long.parseLong(words[1]) : 0;
     }
 
     /** A real runner agent with the OpenTofu stand-in: RSS idle and while it runs 4 jobs at once. */

@@ -33,14 +33,31 @@ public final class LongPoll {
     }
 
     public static <T> Uni<Optional<T>> until(Supplier<Optional<T>> look, Waiter waiter, Duration timeout) {
+        return until(look, look, waiter, timeout);
+    }
+
+    /**
+     * As {@link #until(Supplier, Waiter, Duration)}, with a first look of its own: the one a wait begins with, which
+     * nothing announced, may first check cheaply whether there is anything at all; the looks after a wake-up, which
+     * something announced, go straight to {@code look}.
+     */
+    public static <T> Uni<Optional<T>> until(
+            Supplier<Optional<T>> first, Supplier<Optional<T>> look, Waiter waiter, Duration timeout) {
         return Uni.createFrom().completionStage(() -> {
             CompletableFuture<Optional<T>> answer = new CompletableFuture<>();
-            attempt(look, waiter, System.nanoTime() + timeout.toNanos(), answer, Infrastructure.getDefaultWorkerPool());
+            attempt(
+                    first,
+                    look,
+                    waiter,
+                    System.nanoTime() + timeout.toNanos(),
+                    answer,
+                    Infrastructure.getDefaultWorkerPool());
             return answer;
         });
     }
 
     private static <T> void attempt(
+            Supplier<Optional<T>> now,
             Supplier<Optional<T>> look,
             Waiter waiter,
             long deadline,
@@ -50,7 +67,7 @@ public final class LongPoll {
         workers.execute(() -> {
             Optional<T> found;
             try {
-                found = look.get();
+                found = now.get();
             } catch (Throwable e) {
                 waiter.unregister(wake);
                 answer.completeExceptionally(e);
@@ -82,7 +99,7 @@ public final class LongPoll {
                                 }
                             });
                         } else {
-                            attempt(look, waiter, deadline, answer, workers);
+                            attempt(look, look, waiter, deadline, answer, workers);
                         }
                     });
         });

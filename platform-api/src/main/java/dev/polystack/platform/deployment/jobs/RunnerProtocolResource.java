@@ -102,9 +102,11 @@ public class RunnerProtocolResource {
                 notifications.forget(Notifications.JOBS, key, future);
             }
         };
-        // a look of an idle runner first asks whether anything is queued for it at all (one plain statement)
+        // the look a claim begins with (an idle runner's only one) first asks whether anything is queued for it at
+        // all, in one plain statement; a look after a wake-up claims at once
         return LongPoll.until(
                         () -> jobService.anyQueued(runner) ? claimed(runner, base) : Optional.<ClaimedJob>empty(),
+                        () -> claimed(runner, base),
                         waiter,
                         timeout)
                 .map(job -> job.map(j -> Response.ok(j).build())

@@ -65,4 +65,30 @@ class LongPollTest {
         assertThat(pending.toCompletableFuture().join()).hasValue("job");
         assertThat(looks).hasValue(2);
     }
+
+    @Test
+    void theFirstLookIsItsOwnAndALookAfterAWakeUpIsTheOther() {
+        AtomicInteger first = new AtomicInteger();
+        AtomicInteger again = new AtomicInteger();
+        Waiter waiter = new Waiter();
+        var pending = LongPoll.until(
+                        () -> {
+                            first.incrementAndGet();
+                            return Optional.<String>empty();
+                        },
+                        () -> again.incrementAndGet() >= 2 ? Optional.of("job") : Optional.<String>empty(),
+                        waiter,
+                        Duration.ofSeconds(10))
+                .subscribeAsCompletionStage();
+        for (int looks = 1; looks <= 2; looks++) {
+            // each look registers its wake-up before it looks
+            while (first.get() + again.get() < looks) {
+                Thread.onSpinWait();
+            }
+            waiter.current.get().complete(null);
+        }
+        assertThat(pending.toCompletableFuture().join()).hasValue("job");
+        assertThat(first).as("the wait began with the first look only").hasValue(1);
+        assertThat(again).as("each wake-up looked with the other").hasValue(2);
+    }
 }
