@@ -103,7 +103,7 @@ class Benchmarks {
                     api.creations(polystack);
                 }
                 if (selected("scale")) {
-                    runners.scale(platform, polystack, Integer.getInteger("bench.runners", 1000));
+                    runners.scale(platform, polystack, Integer.getInteger("bench.runners", 5000));
                 }
                 if (selected("agent")) {
                     runners.agentMemory(platform, polystack);
