@@ -133,13 +133,23 @@ public class RunnerService {
         Instant now = clock.instant();
         InTransaction.execute(
                 runners.getEntityManager(),
-                (lazily ? "with lazily as (select set_config('synchronous_commit', 'off', true)) " : "")
-                        + "update runner set last_seen_at = ? " + (lazily ? "from lazily " : "")
-                        + "where id = ? and (last_seen_at is null or last_seen_at < ?)",
+                lazily
+                        ? IDLE_CONTACT + "select 1"
+                        : "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
                 now,
                 runnerId,
                 now.minus(seenResolution()));
     }
+
+    /**
+     * An idle look's contact write as the head of a statement (its parameters: now, the runner, the time before which
+     * the contact is due): the transaction's commit does not wait for the disk, a setting local to that transaction
+     * and taken in the same statement. A data-modifying {@code WITH} runs once and to its end whether or not the
+     * statement's own query reads it.
+     */
+    private static final String IDLE_CONTACT = "with lazily as (select set_config('synchronous_commit', 'off', true)),"
+            + " touched as (update runner set last_seen_at = ? from lazily"
+            + " where id = ? and (last_seen_at is null or last_seen_at < ?) returning id) ";
 
     /**
      * An idle runner's contact, written as {@link #touchIdle} writes it, and the caller's read, in one statement on
@@ -153,15 +163,8 @@ public class RunnerService {
         parameters[1] = runnerId;
         parameters[2] = now.minus(seenResolution());
         System.arraycopy(readParameters, 0, parameters, 3, readParameters.length);
-        // a data-modifying WITH runs once and to its end whether or not the read uses it
         return autocommit
-                .first(
-                        "with lazily as (select set_config('synchronous_commit', 'off', true)),"
-                                + " touched as (update runner set last_seen_at = ? from lazily"
-                                + " where id = ? and (last_seen_at is null or last_seen_at < ?) returning id) "
-                                + read,
-                        row,
-                        parameters)
+                .first(IDLE_CONTACT + read, row, parameters)
                 .orElseThrow(() -> new IllegalStateException("no row from: " + read));
     }
 

@@ -8,9 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -55,12 +52,7 @@ public class Autocommit {
     private static PreparedStatement prepared(Connection connection, String sql, Object... parameters)
             throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
-        for (int i = 0; i < parameters.length; i++) {
-            Object value = parameters[i];
-            statement.setObject(
-                    i + 1,
-                    value instanceof Instant instant ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
-        }
+        InTransaction.bind(statement, parameters);
         return statement;
     }
 }

@@ -68,7 +68,8 @@ public final class InTransaction {
         });
     }
 
-    private static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
+    /** Binds a plain statement's parameters; an {@link Instant} as a timestamp with time zone. */
+    static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
         for (int i = 0; i < parameters.length; i++) {
             Object value = parameters[i];
             statement.setObject(
