@@ -3,6 +3,7 @@ package dev.polystack.platform.quota;
 import dev.polystack.platform.common.PolystackConfig;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -11,6 +12,7 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -235,6 +237,25 @@ public class QuotaService {
             query.setParameter(i + 1, parameters[i]);
         }
         return ((Number) query.getSingleResult()).longValue();
+    }
+
+    /**
+     * The same, after a write of the caller's own, in one round trip: {@code before} (an {@code update} or
+     * {@code insert}) has run to its end before the lock is asked for, so a wait of that write for a row is never
+     * spent holding the lock.
+     */
+    public int lockedLimitAfter(Statement before, UUID orgId, Quota quota) {
+        int limit = limit(orgId, quota);
+        Object[] parameters = Arrays.copyOf(before.parameters(), before.parameters().length + 2);
+        parameters[parameters.length - 2] = LOCK_SPACE + quota.ordinal();
+        parameters[parameters.length - 1] = orgId.hashCode();
+        // the lock is asked for in the projection of a row that counts what the write returned: the write is done first
+        InTransaction.execute(
+                entityManager,
+                "with written as (" + before.sql() + " returning 1)"
+                        + " select pg_advisory_xact_lock(?, ?) from (select count(*) from written) w",
+                parameters);
+        return limit;
     }
 
     /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */

@@ -7,6 +7,7 @@ import dev.polystack.platform.common.ReferenceGuard;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.sql.Autocommit;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.common.web.Versions;
@@ -130,12 +131,19 @@ public class RunnerService {
     }
 
     private void touch(UUID runnerId, boolean lazily) {
-        Instant now = clock.instant();
+        Statement contact = contact(runnerId);
         InTransaction.execute(
-                runners.getEntityManager(),
-                lazily
-                        ? IDLE_CONTACT + "select 1"
-                        : "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
+                runners.getEntityManager(), lazily ? IDLE_CONTACT + "select 1" : contact.sql(), contact.parameters());
+    }
+
+    /**
+     * The durable contact write of {@link #touch}, as a statement for a caller to run with another one of its own
+     * (a claim takes its organization's lock in the same round trip).
+     */
+    public Statement contact(UUID runnerId) {
+        Instant now = clock.instant();
+        return new Statement(
+                "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
                 now,
                 runnerId,
                 now.minus(seenResolution()));

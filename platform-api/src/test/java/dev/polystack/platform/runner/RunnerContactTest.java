@@ -1,5 +1,7 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.quota.Quota;
+import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -24,6 +26,9 @@ class RunnerContactTest {
 
     @Inject
     RunnerService runners;
+
+    @Inject
+    QuotaService quotas;
 
     @Inject
     EntityManager entityManager;
@@ -61,6 +66,40 @@ class RunnerContactTest {
         assertThat(afterTouch(id, false))
                 .as("in a claim's or heartbeat's transaction")
                 .isEqualTo("on");
+    }
+
+    @Test
+    void aClaimWritesTheContactInTheRoundTripThatTakesItsOrganizationsLock() {
+        String org = createOrg();
+        RunnerDriver.register(org, "claiming", 1);
+        Object[] ids = QuarkusTransaction.requiringNew().call(() -> (Object[]) entityManager
+                .createNativeQuery("select r.id, r.org_id from runner r join organization o on o.id = r.org_id"
+                        + " where o.slug = ?1 and r.slug = 'claiming'")
+                .setParameter(1, org)
+                .getSingleResult());
+        UUID id = (UUID) ids[0];
+        UUID orgId = (UUID) ids[1];
+        QuarkusTransaction.requiringNew().run(() -> {
+            entityManager
+                    .createNativeQuery("update runner set last_seen_at = null where id = ?1")
+                    .setParameter(1, id)
+                    .executeUpdate();
+            int limit = quotas.lockedLimitAfter(runners.contact(id), orgId, Quota.CONCURRENT_JOBS);
+            assertThat(limit).isEqualTo(quotas.limit(orgId, Quota.CONCURRENT_JOBS));
+            assertThat(entityManager
+                            .createNativeQuery("select last_seen_at from runner where id = ?1")
+                            .setParameter(1, id)
+                            .getSingleResult())
+                    .as("the contact was written")
+                    .isNotNull();
+            assertThat(((Number) entityManager
+                                    .createNativeQuery("select count(*) from pg_locks where locktype = 'advisory'"
+                                            + " and pid = pg_backend_pid() and granted")
+                                    .getSingleResult())
+                            .longValue())
+                    .as("the organization's lock is held until the transaction ends")
+                    .isEqualTo(1);
+        });
     }
 
     /** synchronous_commit in a transaction after the runner's contact was made due and written. */

@@ -170,9 +170,14 @@ public class JobService implements StateCredentials {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
         // one transaction: a claim whose payload could not be read (the database went away between the
         // two) would leave the job claimed by nobody until its lease ran out, and fail its node
-        boolean counted = false;
         while (true) {
-            Optional<Job> next = jobs.nextQueued(runner.runnerId());
+            // a runner (or organization) that already runs as many jobs as it may finds nothing: its job's inputs are
+            // not resolved for nothing
+            Optional<Job> next = jobs.nextQueued(
+                    runner.runnerId(),
+                    runner.maxConcurrentJobs(),
+                    runner.orgId(),
+                    quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS));
             if (next.isEmpty()) {
                 if (failed.isEmpty()) {
                     runners.touchIdle(runner.runnerId());
@@ -181,17 +186,6 @@ public class JobService implements StateCredentials {
                     runners.touch(runner.runnerId());
                 }
                 return new Claim(Optional.empty(), failed);
-            }
-            if (!counted) {
-                // a runner (or organization) that already runs as many jobs as it may claims nothing: its job's inputs
-                // are not resolved for nothing. An idle runner's look, which finds no job, does not count
-                counted = true;
-                JobRepository.Running before = jobs.running(runner.runnerId(), runner.orgId());
-                if (before.ofRunner() >= runner.maxConcurrentJobs()
-                        || before.ofOrganization() >= quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS)) {
-                    runners.touch(runner.runnerId());
-                    return new Claim(Optional.empty(), failed);
-                }
             }
             Job job = next.get();
             DeploymentNode node = nodes.lock(job.nodeId());
@@ -235,10 +229,11 @@ public class JobService implements StateCredentials {
             // the node's resolution and its start are one update, written before the lock below is taken
             node.run(now);
             jobs.getEntityManager().flush();
-            runners.touch(runner.runnerId());
             // the limits hold exactly: claims of the organization's runners take its lock of concurrent jobs here,
-            // one at a time, and hold it for one statement, which counts and marks the job, and the commit
-            int organizationLimit = quotas.lockedLimit(job.orgId(), Quota.CONCURRENT_JOBS);
+            // one at a time, and hold it for one statement, which counts and marks the job, and the commit. The
+            // runner's contact is written in the round trip that takes the lock, before it
+            int organizationLimit =
+                    quotas.lockedLimitAfter(runners.contact(runner.runnerId()), job.orgId(), Quota.CONCURRENT_JOBS);
             if (!jobs.claimWithin(
                     job.id(),
                     runner.runnerId(),

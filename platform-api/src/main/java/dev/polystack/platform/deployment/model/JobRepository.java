@@ -20,35 +20,32 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     }
 
     /**
-     * The oldest queued job of a runner that no other transaction is claiming right now, locked. A query of
-     * the persistence model (translated once, its result mapping fixed) rather than a native one, which
+     * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
+     * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
+     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement:
+     * {@link #claimWithin} counts again under the organization's lock, which is what makes the limits exact. A
+     * query of the persistence model (translated once, its result mapping fixed) rather than a native one, which
      * Hibernate maps again from the result set's metadata at every execution.
      */
-    public Optional<Job> nextQueued(UUID runnerId) {
+    public Optional<Job> nextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
         return getEntityManager()
-                .createQuery(
-                        "from Job j where j.runnerId = ?1 and j.status = ?2 order by j.priority, j.createdAt, j.id",
-                        Job.class)
+                .createQuery("""
+                        from Job j where j.runnerId = ?1 and j.status = ?2
+                          and (select count(*) from Job r where r.runnerId = ?1 and r.status = ?3) < ?4
+                          and (select count(*) from Job o where o.orgId = ?5 and o.status = ?3) < ?6
+                        order by j.priority, j.createdAt, j.id""", Job.class)
                 .setParameter(1, runnerId)
                 .setParameter(2, JobStatus.QUEUED)
+                .setParameter(3, JobStatus.RUNNING)
+                .setParameter(4, (long) runnerLimit)
+                .setParameter(5, orgId)
+                .setParameter(6, (long) organizationLimit)
                 .setMaxResults(1)
                 .setLockMode(LockModeType.PESSIMISTIC_WRITE)
                 .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, Timeouts.SKIP_LOCKED_MILLI)
                 .getResultList()
                 .stream()
                 .findFirst();
-    }
-
-    /** How many jobs a runner runs now, and how many its organization runs: one statement for a claim's two limits. */
-    public record Running(long ofRunner, long ofOrganization) {}
-
-    public Running running(UUID runnerId, UUID orgId) {
-        // plain JDBC: nothing this transaction changed through entities bears on the count (a claim marks its
-        // job running after counting), so the session need not be flushed first
-        return InTransaction.queryOne(
-                getEntityManager(), """
-                select (select count(*) from job where runner_id = ? and status = 'running'),
-                       (select count(*) from job where org_id = ? and status = 'running')""", row -> new Running(row.getLong(1), row.getLong(2)), runnerId, orgId);
     }
 
     /**
