@@ -33,6 +33,9 @@ public class QuotaService {
     /** The first key of the advisory locks; the quota's ordinal is added to it. */
     private static final int LOCK_SPACE = 0x51_0000;
 
+    /** Takes a quota's lock of one owner, its two keys the parameters ({@link #lockKey}). */
+    private static final String LOCK = "pg_advisory_xact_lock(?, ?)";
+
     static final Duration CACHED = Duration.ofSeconds(5);
     private static final int MAX_CACHED = 10_000;
 
@@ -152,6 +155,25 @@ public class QuotaService {
     }
 
     /**
+     * As {@link #lockedLimit}, after a write of the caller's own made in the same round trip: {@code before} (an
+     * {@code update} or {@code insert}) has run to its end before the lock is asked for, so a wait of that write
+     * for a row is never spent holding the lock.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public int lockedLimitAfter(Statement before, UUID orgId, Quota quota) {
+        int limit = limit(orgId, quota);
+        Object[] parameters = Arrays.copyOf(before.parameters(), before.parameters().length + 2);
+        System.arraycopy(lockKey(orgId, quota), 0, parameters, before.parameters().length, 2);
+        // the lock is asked for in the projection of a row that counts what the write returned: the write ends first
+        InTransaction.execute(
+                entityManager,
+                "with written as (" + before.sql() + " returning 1) select " + LOCK
+                        + " from (select count(*) from written) w",
+                parameters);
+        return limit;
+    }
+
+    /**
      * Refuses one more API token for a principal that has as many as the quota allows: its
      * organization's for a service user, the configured default for a user (users belong to the instance).
      */
@@ -239,29 +261,13 @@ public class QuotaService {
         return ((Number) query.getSingleResult()).longValue();
     }
 
-    /**
-     * The same, after a write of the caller's own, in one round trip: {@code before} (an {@code update} or
-     * {@code insert}) has run to its end before the lock is asked for, so a wait of that write for a row is never
-     * spent holding the lock.
-     */
-    public int lockedLimitAfter(Statement before, UUID orgId, Quota quota) {
-        int limit = limit(orgId, quota);
-        Object[] parameters = Arrays.copyOf(before.parameters(), before.parameters().length + 2);
-        parameters[parameters.length - 2] = LOCK_SPACE + quota.ordinal();
-        parameters[parameters.length - 1] = orgId.hashCode();
-        // the lock is asked for in the projection of a row that counts what the write returned: the write is done first
-        InTransaction.execute(
-                entityManager,
-                "with written as (" + before.sql() + " returning 1)"
-                        + " select pg_advisory_xact_lock(?, ?) from (select count(*) from written) w",
-                parameters);
-        return limit;
-    }
-
     /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */
     private void lock(UUID owner, Quota quota) {
         // plain JDBC: taking a lock needs no flush of what the transaction changed so far
-        InTransaction.execute(
-                entityManager, "select pg_advisory_xact_lock(?, ?)", LOCK_SPACE + quota.ordinal(), owner.hashCode());
+        InTransaction.execute(entityManager, "select " + LOCK, lockKey(owner, quota));
+    }
+
+    private static Object[] lockKey(UUID owner, Quota quota) {
+        return new Object[] {LOCK_SPACE + quota.ordinal(), owner.hashCode()};
     }
 }

@@ -131,6 +131,7 @@ public class RunnerService {
     }
 
     private void touch(UUID runnerId, boolean lazily) {
+        // the idle form's head takes the durable form's parameters
         Statement contact = contact(runnerId);
         InTransaction.execute(
                 runners.getEntityManager(), lazily ? IDLE_CONTACT + "select 1" : contact.sql(), contact.parameters());
