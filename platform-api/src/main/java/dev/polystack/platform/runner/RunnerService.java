@@ -22,6 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -166,12 +167,10 @@ public class RunnerService {
      * seconds costs one round trip. The read sees what was committed before the statement began.
      */
     public <T> T touchIdleAnd(UUID runnerId, String read, Autocommit.Row<T> row, Object... readParameters) {
-        Instant now = clock.instant();
-        Object[] parameters = new Object[3 + readParameters.length];
-        parameters[0] = now;
-        parameters[1] = runnerId;
-        parameters[2] = now.minus(seenResolution());
-        System.arraycopy(readParameters, 0, parameters, 3, readParameters.length);
+        // the idle head takes the durable contact's parameters, then the read's
+        Object[] contact = contact(runnerId).parameters();
+        Object[] parameters = Arrays.copyOf(contact, contact.length + readParameters.length);
+        System.arraycopy(readParameters, 0, parameters, contact.length, readParameters.length);
         return autocommit
                 .first(IDLE_CONTACT + read, row, parameters)
                 .orElseThrow(() -> new IllegalStateException("no row from: " + read));
