@@ -10,11 +10,17 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.as;
@@ -196,12 +202,7 @@ class QuotaTest {
     @Test
     void concurrentClaimsOfSeveralRunnersNeverPassTheConcurrentJobQuota() throws Exception {
         Scenario s = new Scenario(3);
-        RunnerDriver second = RunnerDriver.register(s.org, "r2", 3);
-        admin().body(Map.of("runner_id", "r2", "resource_class", "other"))
-                .post("/api/v1/orgs/{org}/runner-rules", s.org)
-                .then()
-                .statusCode(201);
-        admin().body(Map.of("concurrent_jobs", 3)).put(QUOTAS, s.org).then().statusCode(200);
+        RunnerDriver second = secondRunner(s, 3);
         String manifest = "workloads:\n  app:\n    resources:\n"
                 + "      a: {type: thing}\n      b: {type: thing}\n      c: {type: thing}\n"
                 + "      d: {type: thing, class: other}\n      e: {type: thing, class: other}\n      f: {type: thing, class: other}\n";
@@ -214,6 +215,68 @@ class QuotaTest {
         assertThat(RunnerDriver.race(8, s.runner, second))
                 .as("jobs claimed at once by two runners of 3 slots each, under a quota of 3")
                 .isEqualTo(3);
+    }
+
+    /**
+     * A job that ends while its organization runs as many jobs as its quota allows frees a slot: another runner's
+     * claim waiting for one is woken at once, whether the result asked for the reporting runner's next job (and it
+     * had none) or not.
+     */
+    @ParameterizedTest(name = "next={0}")
+    @ValueSource(booleans = {false, true})
+    void aJobThatEndsUnderAFullConcurrentJobQuotaWakesAnotherRunnersWaitingClaim(boolean next) throws Exception {
+        Scenario s = new Scenario(3);
+        RunnerDriver second = secondRunner(s, 1);
+        admin().contentType("application/yaml")
+                .body(
+                        "workloads:\n  app:\n    resources:\n      a: {type: thing}\n      d: {type: thing, class: other}\n"
+                                .getBytes(StandardCharsets.UTF_8))
+                .put("/api/v1/orgs/{org}/projects/shop/envs/prod/manifest", s.org)
+                .then()
+                .statusCode(201);
+        String id = s.deploy();
+        Map<String, Object> first = s.runner.claim();
+        assertThat(first).as("the first runner's job").isNotNull();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            // the organization's one slot is taken: the second runner's claim waits, up to the longest wait a claim has
+            Future<Map<String, Object>> waiting = pool.submit(() -> second.claim("15s"));
+            Thread.sleep(500);
+            assertThat(waiting).as("a claim under a full quota waits").isNotDone();
+            s.runner
+                    .request()
+                    .queryParam("next", next)
+                    .body(Map.of(
+                            "status",
+                            "succeeded",
+                            "outputs",
+                            Map.of("name", Map.of("value", "out-a", "sensitive", false))))
+                    .post("/api/runner/v1/jobs/{id}/result", first.get("job_id"))
+                    .then()
+                    .statusCode(204);
+            // well before its wait ran out, when it would look again anyway
+            Map<String, Object> woken = waiting.get(8, TimeUnit.SECONDS);
+            assertThat(woken).as("the waiting claim, woken by the freed slot").isNotNull();
+            assertThat(RunnerDriver.resourceOf(woken)).isEqualTo("app.d");
+            second.succeed(woken, Map.of("name", "out-d"));
+            assertThat(s.status(id)).isEqualTo("succeeded");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A second runner of 3 slots for resources of class {@code other}, under a quota of {@code concurrentJobs}. */
+    private static RunnerDriver secondRunner(Scenario s, int concurrentJobs) {
+        RunnerDriver second = RunnerDriver.register(s.org, "r2", 3);
+        admin().body(Map.of("runner_id", "r2", "resource_class", "other"))
+                .post("/api/v1/orgs/{org}/runner-rules", s.org)
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("concurrent_jobs", concurrentJobs))
+                .put(QUOTAS, s.org)
+                .then()
+                .statusCode(200);
+        return second;
     }
 
     private static String publicKey() throws Exception {

@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,6 +36,21 @@ public class Autocommit {
                 PreparedStatement statement = prepared(connection, sql, parameters);
                 ResultSet row = statement.executeQuery()) {
             return row.next() ? Optional.ofNullable(reader.read(row)) : Optional.empty();
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not run a single read (" + e.getSQLState() + ")", e);
+        }
+    }
+
+    /** Every row the query returns. */
+    public <T> List<T> all(String sql, Row<T> reader, Object... parameters) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = prepared(connection, sql, parameters);
+                ResultSet row = statement.executeQuery()) {
+            List<T> rows = new ArrayList<>();
+            while (row.next()) {
+                rows.add(reader.read(row));
+            }
+            return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("could not run a single read (" + e.getSQLState() + ")", e);
         }

@@ -459,14 +459,18 @@ public class JobService implements StateCredentials {
                 ? null
                 : masked(json.valueToTree(result.check()), Masker.of(secretValues(job, node)));
         JsonNode resources = json.valueToTree(result.resources() == null ? List.of() : result.resources());
-        Optional<DeploymentEngine.Ended> ended = engine.jobEnded(
+        // the slot this frees in the organization's concurrent jobs is offered to its other runners after the
+        // commit, and only when this runner's next claim does not take it (slotFreed)
+        return engine.jobEnded(
                 jobId, new JobOutcome(status, error, outputs, sensitive, resources, planSummary, checkReport));
-        // a slot of the organization's concurrent jobs is free: the runners whose jobs wait for one may claim
-        if (jobs.runningOfOrganizationBesides(job.orgId(), job.id()) + 1
-                >= quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)) {
-            engine.wakeRunnersWithQueuedJobs(job.orgId());
-        }
-        return ended;
+    }
+
+    /**
+     * After a job of the runner ended (committed) and the runner's own claim did not take the slot it freed in the
+     * organization's concurrent jobs: the organization's other runners whose claims wait for a slot may claim.
+     */
+    public void slotFreed(RunnerCaller runner) {
+        engine.wakeRunnersForFreeSlots(runner.orgId(), quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS));
     }
 
     /** A job of this runner; another runner's (or another organization's) job does not exist for it. */

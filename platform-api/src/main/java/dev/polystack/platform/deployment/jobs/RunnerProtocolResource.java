@@ -182,20 +182,36 @@ public class RunnerProtocolResource {
         } else {
             recorded.ifPresent(ended -> advancer.advanceSoon(ended.deploymentId(), ended.nodeId()));
         }
-        if (!next) {
-            return Response.noContent().build();
+        Optional<ClaimedJob> claimed = Optional.empty();
+        if (next) {
+            try {
+                claimed = claimed(runner, uriInfo.getBaseUri());
+            } catch (RuntimeException e) {
+                // the result is stored whatever happens to the claim: the agent must not send it again, and claims as
+                // usual
+                LOG.warnf(
+                        "The result of job %s is stored; claiming the next job with it failed: %s",
+                        jobId, e.getMessage());
+            }
         }
-        Optional<ClaimedJob> claimed;
-        try {
-            claimed = claimed(runner, uriInfo.getBaseUri());
-        } catch (RuntimeException e) {
-            // the result is stored whatever happens to the claim: the agent must not send it again, and claims as usual
-            LOG.warnf(
-                    "The result of job %s is stored; claiming the next job with it failed: %s", jobId, e.getMessage());
-            claimed = Optional.empty();
+        if (recorded.isPresent() && claimed.isEmpty()) {
+            // the slot the job freed is still free: other runners' claims that wait for one may take it
+            slotFreed(runner, jobId);
         }
         return claimed.map(job -> Response.ok(job).build())
                 .orElseGet(() -> Response.noContent().build());
+    }
+
+    /** Offers a freed slot to the organization's other runners; the result is stored whatever happens here. */
+    private void slotFreed(RunnerCaller runner, UUID jobId) {
+        try {
+            jobService.slotFreed(runner);
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "The result of job %s is stored; waking the claims that wait for a job slot failed (they look again"
+                            + " when their wait ends): %s",
+                    jobId, e.getMessage());
+        }
     }
 
     private RunnerCaller runner() {

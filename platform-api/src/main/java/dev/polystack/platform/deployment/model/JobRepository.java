@@ -83,19 +83,6 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                 == 1;
     }
 
-    /**
-     * How many jobs of an organization run besides this one, with a plain statement: the same count whether or
-     * not this transaction's end of that job was flushed yet, and no flush for it.
-     */
-    public long runningOfOrganizationBesides(UUID orgId, UUID jobId) {
-        return InTransaction.queryOne(
-                getEntityManager(),
-                "select count(*) from job where org_id = ? and status = 'running' and id <> ?",
-                row -> row.getLong(1),
-                orgId,
-                jobId);
-    }
-
     public Optional<Job> byTokenHash(byte[] hash) {
         return find("tokenHash", (Object) hash).firstResultOptional();
     }

@@ -826,26 +826,31 @@ public class DeploymentEngine {
     }
 
     /**
+     * Wakes the waiting claims of the organization's runners that have queued jobs, when it runs fewer jobs than
+     * {@code limit} (its quota of concurrent jobs): called after a job of it ended, once that is committed, and
+     * when no claim took the slot the job freed. A claim that found the quota full waits for this. One statement
+     * outside any transaction; two jobs that ended together each see both slots free, so neither misses the wake.
+     */
+    public void wakeRunnersForFreeSlots(UUID orgId, int limit) {
+        notifications.notifyEach(
+                Notifications.JOBS,
+                "select distinct runner_id::text from job where org_id = ? and status = 'queued'"
+                        + " and (select count(*) from job where org_id = ? and status = 'running') < ?",
+                orgId,
+                orgId,
+                limit);
+    }
+
+    /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
+    public record Ended(UUID deploymentId, UUID nodeId) {}
+
+    /**
      * Records what a runner reported: the job, the node and the environment's active resource. Returns
      * the deployment to advance once this transaction has committed ({@link #advance}), empty when the
      * job had already ended. Only the job's and the node's rows are locked, so that results of one
      * deployment are recorded in parallel; advancing, which needs the deployment to itself, is the only
      * part that runs one at a time.
      */
-    /** Wakes, when the transaction commits, the waiting claims of every runner of the organization that has queued jobs. */
-    public void wakeRunnersWithQueuedJobs(UUID orgId) {
-        @SuppressWarnings("unchecked")
-        List<UUID> waiting = nodes.getEntityManager()
-                .createNativeQuery(
-                        "select distinct runner_id from job where org_id = ?1 and status = 'queued'", UUID.class)
-                .setParameter(1, orgId)
-                .getResultList();
-        waiting.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
-    }
-
-    /** A job that ended: its deployment, to advance, and its node, whose dependents may go now. */
-    public record Ended(UUID deploymentId, UUID nodeId) {}
-
     @Transactional
     public Optional<Ended> jobEnded(UUID jobId, JobOutcome outcome) {
         Job job = jobs.lock(jobId).orElseThrow();

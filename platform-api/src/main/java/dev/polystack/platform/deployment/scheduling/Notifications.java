@@ -1,6 +1,7 @@
 package dev.polystack.platform.deployment.scheduling;
 
 import dev.polystack.platform.common.sql.AfterCommit;
+import dev.polystack.platform.common.sql.Autocommit;
 import dev.polystack.platform.common.sql.InTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -55,6 +56,9 @@ public class Notifications {
     @Inject
     TransactionSynchronizationRegistry transactions;
 
+    @Inject
+    Autocommit autocommit;
+
     void start(@Observes StartupEvent event) {
         running = true;
         listener = new Thread(this::listen, "polystack-notifications");
@@ -79,6 +83,23 @@ public class Notifications {
         // a plain statement: a notification depends on nothing this transaction changed, so no flush before it
         InTransaction.execute(entityManager, "select pg_notify(?, ?)", channel, payload);
         AfterCommit.run(transactions, () -> signal(channel, payload));
+    }
+
+    /**
+     * Notifies on {@code channel}, at once and outside any transaction, each payload that a query selects (its one
+     * column, text), and wakes this replica's waiters of them: the query decides whom in the round trip that
+     * notifies. For wake-ups that depend on nothing uncommitted.
+     */
+    public void notifyEach(String channel, String payloads, Object... parameters) {
+        Object[] withChannel = new Object[parameters.length + 1];
+        withChannel[0] = channel;
+        System.arraycopy(parameters, 0, withChannel, 1, parameters.length);
+        autocommit
+                .all(
+                        "select payload, pg_notify(?, payload) from (" + payloads + ") selected (payload)",
+                        row -> row.getString(1),
+                        withChannel)
+                .forEach(payload -> signal(channel, payload));
     }
 
     /** A future completed by the next notification of {@code channel} with {@code payload}. Remove it when done. */
