@@ -5,6 +5,7 @@ import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.jpa.HibernateHints;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -41,5 +42,21 @@ class ActiveResourceRepository implements PanacheRepositoryBase<ActiveResource, 
                         identity.id())
                 .withHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
                 .firstResultOptional();
+    }
+
+    /** The active resources of these identities in one environment, read at once and without a flush, as {@link #findWithoutFlush}. */
+    List<ActiveResource> findAllWithoutFlush(UUID environmentId, Collection<ResourceIdentity> identities) {
+        if (identities.isEmpty()) {
+            return List.of();
+        }
+        // by environment and id (the unique key's first and last columns); the few of another type or class dropped
+        // here
+        List<String> ids =
+                identities.stream().map(ResourceIdentity::id).distinct().toList();
+        return find("environmentId = ?1 and resId in ?2", environmentId, ids)
+                .withHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
+                .stream()
+                .filter(resource -> identities.contains(resource.identity()))
+                .toList();
     }
 }

@@ -129,6 +129,17 @@ public class ActiveResourceService {
         return resources.findWithoutFlush(environmentId, identity);
     }
 
+    /** For an advance that dispatches many nodes at once: each identity's active resource, if any, in one read. */
+    public Map<ResourceIdentity, Optional<ActiveResource>> findAllWithoutFlush(
+            UUID environmentId, Collection<ResourceIdentity> identities) {
+        Map<ResourceIdentity, Optional<ActiveResource>> found = new HashMap<>();
+        identities.forEach(identity -> found.put(identity, Optional.empty()));
+        resources
+                .findAllWithoutFlush(environmentId, identities)
+                .forEach(resource -> found.put(resource.identity(), Optional.of(resource)));
+        return found;
+    }
+
     /** The runner each provisioned resource must keep, by identity (runner ids). */
     public Map<ResourceIdentity, UUID> runners(UUID environmentId) {
         Map<ResourceIdentity, UUID> runners = new LinkedHashMap<>();

@@ -168,6 +168,32 @@ class DeploymentEngineTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void resourcesThatGoTogetherAreEachFoundUnchangedOrChangedByItself() {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of()));
+        String first = s.deploy();
+        Map<String, Map<String, Object>> all = s.claimAll();
+        assertThat(all).hasSize(3);
+        all.values().forEach(s::succeed);
+        assertThat(s.status(first)).isEqualTo("succeeded");
+
+        // the three go in the deployment's first step, their active resources read together: only b changed
+        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of()), Map.of("b", 3));
+        String second = s.deploy();
+        assertThat(s.nodeStatuses(second)).containsEntry("app.a", "unchanged").containsEntry("app.c", "unchanged");
+        Map<String, Map<String, Object>> changed = s.claimAll();
+        assertThat(changed.keySet()).containsExactly("app.b");
+        assertThat((List<Map<String, Object>>) s.deployment(second).get("nodes"))
+                .filteredOn(node -> "app.b".equals(node.get("id")))
+                .extracting(node -> node.get("action"))
+                .as("b is active already: an update")
+                .containsExactly("update");
+        s.succeed(changed.get("app.b"));
+        assertThat(s.status(second)).isEqualTo("succeeded");
+    }
+
+    @Test
     void removedResourcesAreDestroyedAfterTheRestDependentsFirst() {
         Scenario s = new Scenario(4);
         s.manifest(graph("a", List.of(), "b", List.of("a"), "c", List.of()));

@@ -54,6 +54,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -310,6 +311,7 @@ public class DeploymentEngine {
         final Set<UUID> wake = new HashSet<>();
         private EnvironmentRef environment;
         private NodeResolver.Lookups lookups;
+        private final Map<ResourceIdentity, Optional<ActiveResource>> active = new HashMap<>();
 
         Step(Deployment deployment, Instant now) {
             this.deployment = deployment;
@@ -328,6 +330,21 @@ public class DeploymentEngine {
                 lookups = resolver.lookups(deployment.orgId());
             }
             return lookups;
+        }
+
+        /** Reads the active resources of nodes about to be dispatched together, in one round trip instead of one each. */
+        void readActive(Collection<DeploymentNode> dispatching) {
+            if (dispatching.size() > 1) {
+                active.putAll(activeResources.findAllWithoutFlush(
+                        deployment.environmentId(),
+                        dispatching.stream().map(DeploymentNode::identity).toList()));
+            }
+        }
+
+        /** The node's resource in the environment, if it is active: read with the others of this step when it could be. */
+        Optional<ActiveResource> active(DeploymentNode node) {
+            Optional<ActiveResource> read = active.remove(node.identity());
+            return read != null ? read : activeResources.findWithoutFlush(deployment.environmentId(), node.identity());
         }
     }
 
@@ -362,7 +379,9 @@ public class DeploymentEngine {
                         .ifPresentOrElse(blocker -> blocked.put(candidate, blocker), () -> ready.add(candidate));
             }
             Set<UUID> endedNow = new HashSet<>();
-            for (DeploymentNode node : nodes.byIds(ready)) {
+            List<DeploymentNode> dispatching = nodes.byIds(ready);
+            step.readActive(dispatching);
+            for (DeploymentNode node : dispatching) {
                 dispatch(step, node);
                 if (node.status().isTerminal()) {
                     endedNow.add(node.id());
@@ -397,11 +416,19 @@ public class DeploymentEngine {
         // while a gated deployment plans, a planned node is done (its dependents plan after it); once it is
         // approved, a planned node waits to apply as a pending one does
         boolean planning = deployment.planning();
+        if (!deployment.cancelRequested()) {
+            // what goes in the first look below (a new deployment's first layer), its rows and active resources read
+            // together
+            step.readActive(nodes.byIds(all.stream()
+                    .filter(state -> waitsToGo(state, planning) && dependenciesDone(state, graph, byId, planning))
+                    .map(state -> state.id)
+                    .toList()));
+        }
         boolean progressed = true;
         while (progressed) {
             progressed = false;
             for (NodeRepository.NodeState state : all) {
-                if (state.status != NodeStatus.PENDING && (planning || state.status != NodeStatus.PLANNED)) {
+                if (!waitsToGo(state, planning)) {
                     continue;
                 }
                 if (deployment.cancelRequested()) {
@@ -411,10 +438,10 @@ public class DeploymentEngine {
                     progressed = true;
                     continue;
                 }
-                Set<UUID> dependencies = graph.waitsFor().getOrDefault(state.id, Set.of());
-                if (dependencies.stream().anyMatch(id -> !done(byId.get(id).status, planning))) {
+                if (!dependenciesDone(state, graph, byId, planning)) {
                     continue;
                 }
+                Set<UUID> dependencies = graph.waitsFor().getOrDefault(state.id, Set.of());
                 Optional<NodeRepository.NodeState> blocker = dependencies.stream()
                         .map(byId::get)
                         .filter(d -> !(d.status.letsDependentsRun() || planning && d.status == NodeStatus.PLANNED))
@@ -443,6 +470,18 @@ public class DeploymentEngine {
             return finished(deployment);
         }
         return Optional.empty();
+    }
+
+    /** Whether a node has yet to go: pending, or (once its gated deployment is approved) planned. */
+    private static boolean waitsToGo(NodeRepository.NodeState state, boolean planning) {
+        return state.status == NodeStatus.PENDING || !planning && state.status == NodeStatus.PLANNED;
+    }
+
+    /** Whether everything a node waits for is done. */
+    private static boolean dependenciesDone(
+            NodeRepository.NodeState state, Graph graph, Map<UUID, NodeRepository.NodeState> byId, boolean planning) {
+        return graph.waitsFor().getOrDefault(state.id, Set.of()).stream()
+                .allMatch(id -> done(byId.get(id).status, planning));
     }
 
     /** Whether a node is done for its dependents: ended, or (while its deployment plans for approval) planned. */
@@ -708,7 +747,7 @@ public class DeploymentEngine {
     private void dispatch(Step step, DeploymentNode node) {
         Deployment deployment = step.deployment;
         Instant now = step.now;
-        Optional<ActiveResource> active = activeResources.findWithoutFlush(deployment.environmentId(), node.identity());
+        Optional<ActiveResource> active = step.active(node);
         if (deployment.planning()) {
             dispatchPlan(step, node, active);
             return;
