@@ -1,5 +1,12 @@
 package dev.polystack.tests;
 
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
 import org.jose4j.jwt.JwtClaims;
@@ -38,11 +45,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Arguments: the control plane's URL and a file with one runner per line ({@code id base64-PKCS#8-key}). It
  * prints {@code polling} once every runner sent its first claim, then every second {@code answered N errors M
  * [reasons]}, and ends when its standard input closes.
+ *
+ * <p>Its claims go over Vert.x's HTTP client, HTTP/2 streams on a few connections, from one event loop: the JDK's
+ * client, which it used before 4 December ({@code -Dbench.idleClient=jdk}), took 0.8-1.0 of the machine's two cores
+ * for 5,000 runners, which the control plane then did not have.
  */
 public final class IdleRunners {
 
     private final String base;
     private final HttpClient http;
+    private final io.vertx.core.http.HttpClient vertxHttp;
     private final AtomicBoolean polling = new AtomicBoolean(true);
     private final AtomicInteger answered = new AtomicInteger();
     private final AtomicInteger errors = new AtomicInteger();
@@ -50,16 +62,33 @@ public final class IdleRunners {
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
     private final Map<String, PrivateKey> keys = new ConcurrentHashMap<>();
 
-    private IdleRunners(String base) {
+    private IdleRunners(String base, String client) {
         this.base = base;
-        this.http = HttpClient.newBuilder()
-                .executor(Executors.newFixedThreadPool(4))
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+        if (client.equals("jdk")) {
+            this.http = HttpClient.newBuilder()
+                    .executor(Executors.newFixedThreadPool(4))
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
+            this.vertxHttp = null;
+        } else {
+            URI uri = URI.create(base);
+            this.http = null;
+            // HTTP/2 without an upgrade (the control plane serves it in clear text), 100 waiting claims per connection
+            this.vertxHttp = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1))
+                    .createHttpClient(
+                            new HttpClientOptions()
+                                    .setDefaultHost(uri.getHost())
+                                    .setDefaultPort(uri.getPort())
+                                    .setProtocolVersion(HttpVersion.HTTP_2)
+                                    .setHttp2ClearTextUpgrade(false)
+                                    .setHttp2MultiplexingLimit(100)
+                                    .setConnectTimeout(10_000),
+                            new PoolOptions().setHttp2MaxSize(200).setMaxWaitQueueSize(-1));
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        IdleRunners runners = new IdleRunners(args[0]);
+        IdleRunners runners = new IdleRunners(args[0], System.getProperty("bench.idleClient", "vertx"));
         List<String> ids = new ArrayList<>();
         KeyFactory factory = KeyFactory.getInstance("Ed25519");
         for (String line : Files.readAllLines(Path.of(args[1]))) {
@@ -97,29 +126,46 @@ public final class IdleRunners {
         if (!polling.get()) {
             return;
         }
+        if (vertxHttp != null) {
+            vertxHttp
+                    .request(new RequestOptions()
+                            .setMethod(HttpMethod.POST)
+                            .setURI("/api/runner/v1/claim?wait=25000ms")
+                            .setIdleTimeout(45_000)
+                            .putHeader("Authorization", "Bearer " + tokens.get(id)))
+                    .compose(request -> request.send())
+                    .compose(response -> response.body().map(ignored -> response.statusCode()))
+                    .onComplete(outcome -> answered(id, outcome.succeeded() ? outcome.result() : 0, outcome.cause()));
+            return;
+        }
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/runner/v1/claim?wait=25000ms"))
                 .timeout(Duration.ofSeconds(45))
                 .header("Authorization", "Bearer " + tokens.get(id))
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();
-        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
-            if (failure != null || response.statusCode() >= 400) {
-                errors.incrementAndGet();
-                reasons.merge(
-                        failure != null
-                                ? failure.getClass().getSimpleName() + ": " + failure.getMessage()
-                                : "HTTP " + response.statusCode(),
-                        1,
-                        Integer::sum);
-                if (response != null && response.statusCode() == 401) {
-                    // an expired token: a new one, as an agent makes
-                    tokens.put(id, jwt(id, keys.get(id)));
-                }
-            } else {
-                answered.incrementAndGet();
+        http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                .whenComplete(
+                        (response, failure) -> answered(id, response == null ? 0 : response.statusCode(), failure));
+    }
+
+    /** Counts a claim's answer (a status, or a failure) and sends the runner's next claim. */
+    private void answered(String id, int status, Throwable failure) {
+        if (failure != null || status >= 400) {
+            errors.incrementAndGet();
+            reasons.merge(
+                    failure != null
+                            ? failure.getClass().getSimpleName() + ": " + failure.getMessage()
+                            : "HTTP " + status,
+                    1,
+                    Integer::sum);
+            if (status == 401) {
+                // an expired token: a new one, as an agent makes
+                tokens.put(id, jwt(id, keys.get(id)));
             }
-            poll(id);
-        });
+        } else {
+            answered.incrementAndGet();
+        }
+        poll(id);
     }
 
     static String jwt(String runner, PrivateKey key) {

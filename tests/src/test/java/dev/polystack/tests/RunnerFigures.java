@@ -94,6 +94,7 @@ final class RunnerFigures extends BenchmarkPart {
         long threadsBefore = threads(platform.pid());
         Process idle = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dbench.idleClient=" + System.getProperty("bench.idleClient", "vertx"),
                         "-cp",
                         System.getProperty("java.class.path"),
                         IdleRunners.class.getName(),
