@@ -27,15 +27,18 @@ import java.util.Optional;
  * the high-water mark: after a 10,000-resource deployment or a storm of graph reads the process stayed at
  * 800+ MiB while it held under 100 MiB. So:
  * <ul>
- *     <li>at start, {@code MinHeapFreeRatio=10} and {@code MaxHeapFreeRatio=30} (manageable flags, so this
- *     works for {@code java -jar} as for the image; flags given on the command line win): after a full
- *     collection the heap shrinks to what it holds plus at most 30 %;</li>
  *     <li>when no collection ran for a whole interval (the process is idle) while more than 64 MiB of heap
  *     is committed and it grew by more than 32 MiB since the last return, one full collection, which returns
- *     what the heap does not hold. What the heap reports as used is no guide: after a burst of work most of
- *     it is garbage no collection has looked at yet (118 MiB committed and 82 MiB "used" after the
- *     benchmark's reads, of which a full collection kept about 35). Under load collections run all the time
- *     and this never does; after it, not again until the heap has grown;</li>
+ *     what the heap does not hold: for it alone {@code MinHeapFreeRatio=10} and {@code MaxHeapFreeRatio=30}
+ *     (manageable flags, so this works for {@code java -jar} as for the image; when the command line chose
+ *     them they are left alone), so that the heap shrinks to what it holds plus at most 30 %; the JVM's own
+ *     ratios (40 and 70 %) apply again right after. Kept at 10 and 30 all the time, as they were until
+ *     4 December, they shrank the heap at every concurrent cycle too: under load G1 kept it at about 1.7 times
+ *     what it held (54 MiB for 32), collected every second and started a concurrent cycle at every other
+ *     collection. What the heap reports as used is no guide: after a burst of work most of it is garbage no
+ *     collection has looked at yet (118 MiB committed and 82 MiB "used" after the benchmark's reads, of which a
+ *     full collection kept about 35). Under load collections run all the time and this never does; after it,
+ *     not again until the heap has grown;</li>
  *     <li>once per idle period (idle, and collections ran since the last time), the C library is asked to give
  *     back the free memory it keeps ({@code System.trim_native_heap}, the JVM's own diagnostic command, where
  *     the JVM has it: glibc on Linux). Memory the JVM allocated outside the heap and freed (the JIT
@@ -51,6 +54,8 @@ public class MemoryReturn {
 
     static final String MIN_FREE = "10";
     static final String MAX_FREE = "30";
+    static final String MIN_FREE_FLAG = "MinHeapFreeRatio";
+    static final String MAX_FREE_FLAG = "MaxHeapFreeRatio";
     /** Committed heap below which an idle process is not collected: small already. */
     static final long WORTH_RETURNING = 64L * 1024 * 1024;
     /** Growth of the committed heap since the last return that makes an idle process worth collecting again. */
@@ -64,14 +69,20 @@ public class MemoryReturn {
     private long committedAfterReturn;
     /** The collection count when the native heap was last trimmed; -1 before the first trim. */
     private long collectionsAtTrim = -1;
+    /** The JVM's own heap free ratios, restored after each idle collection; empty when the command line chose them. */
+    private Optional<Ratios> own = Optional.empty();
+
+    /** Heap free ratios, as the JVM's flags spell them. */
+    record Ratios(String minFree, String maxFree) {}
 
     void onStart(@Observes StartupEvent event) {
         if (enabled()) {
-            List<String> set = configure(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class));
-            if (!set.isEmpty()) {
-                LOG.debugf("Memory return: %s", String.join(", ", set));
-            }
+            own = ownRatios(vm());
         }
+    }
+
+    private static HotSpotDiagnosticMXBean vm() {
+        return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
     }
 
     private boolean enabled() {
@@ -92,7 +103,7 @@ public class MemoryReturn {
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         if (shouldCollect(collectionsSeen, collections, heap.getCommitted(), committedAfterReturn)) {
             long before = heap.getCommitted();
-            System.gc();
+            collectTight();
             committedAfterReturn =
                     ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
             LOG.debugf(
@@ -164,15 +175,42 @@ public class MemoryReturn {
         return total;
     }
 
-    /** Sets the heap free ratios unless the command line chose them; returns what it set, as {@code name=value}. */
-    static List<String> configure(HotSpotDiagnosticMXBean vm) {
+    /** A full collection after which the heap keeps at most 30 % free, when the free ratios are this class's to set. */
+    private void collectTight() {
+        List<String> set = own.isPresent() ? tighten(vm()) : List.of();
+        try {
+            System.gc();
+        } finally {
+            if (!set.isEmpty()) {
+                restore(vm(), own.get());
+            }
+        }
+    }
+
+    /** The heap free ratios when the command line left both to the JVM; empty when it chose either. */
+    static Optional<Ratios> ownRatios(HotSpotDiagnosticMXBean vm) {
+        if (!isDefault(vm, MIN_FREE_FLAG) || !isDefault(vm, MAX_FREE_FLAG)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Ratios(
+                vm.getVMOption(MIN_FREE_FLAG).getValue(),
+                vm.getVMOption(MAX_FREE_FLAG).getValue()));
+    }
+
+    /** Sets the idle collection's ratios; returns what it set, as {@code name=value}. */
+    static List<String> tighten(HotSpotDiagnosticMXBean vm) {
         List<String> set = new ArrayList<>();
         // the minimum first: the maximum may never be below it
-        if (isDefault(vm, "MinHeapFreeRatio") && isDefault(vm, "MaxHeapFreeRatio")) {
-            set(vm, "MinHeapFreeRatio", MIN_FREE, set);
-            set(vm, "MaxHeapFreeRatio", MAX_FREE, set);
-        }
+        set(vm, MIN_FREE_FLAG, MIN_FREE, set);
+        set(vm, MAX_FREE_FLAG, MAX_FREE, set);
         return set;
+    }
+
+    /** Sets the ratios back to the JVM's own. */
+    static void restore(HotSpotDiagnosticMXBean vm, Ratios ratios) {
+        // the maximum first: the minimum may never be above it
+        set(vm, MAX_FREE_FLAG, ratios.maxFree(), new ArrayList<>());
+        set(vm, MIN_FREE_FLAG, ratios.minFree(), new ArrayList<>());
     }
 
     private static boolean isDefault(HotSpotDiagnosticMXBean vm, String name) {

@@ -8,7 +8,6 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,26 +48,29 @@ class MemoryReturnTest {
     }
 
     @Test
-    void theHeapFreeRatiosAreSetUnlessAlreadyChosen() {
+    void theHeapFreeRatiosAreTightOnlyForAnIdleCollectionAndOnlyWhenTheCommandLineLeftThem() {
         HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         boolean free = vm.getVMOption("MinHeapFreeRatio").getOrigin() == VMOption.Origin.DEFAULT
                 && vm.getVMOption("MaxHeapFreeRatio").getOrigin() == VMOption.Origin.DEFAULT;
+        String minBefore = vm.getVMOption("MinHeapFreeRatio").getValue();
         String maxBefore = vm.getVMOption("MaxHeapFreeRatio").getValue();
 
-        List<String> set = MemoryReturn.configure(vm);
-
-        if (free) {
-            assertThat(set).containsExactly("MinHeapFreeRatio=10", "MaxHeapFreeRatio=30");
-            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).isEqualTo("30");
-            assertThat(vm.getVMOption("MaxHeapFreeRatio").getOrigin()).isEqualTo(VMOption.Origin.MANAGEMENT);
-        } else {
-            assertThat(set).isEmpty();
-            assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue())
-                    .as("chosen before: kept")
-                    .isEqualTo(maxBefore);
+        Optional<MemoryReturn.Ratios> own = MemoryReturn.ownRatios(vm);
+        if (!free) {
+            assertThat(own).as("chosen on the command line: never touched").isEmpty();
+            return;
         }
-        // once set they are no longer the defaults: a second call changes nothing
-        assertThat(MemoryReturn.configure(vm)).isEmpty();
+        assertThat(own).contains(new MemoryReturn.Ratios(minBefore, maxBefore));
+        assertThat(MemoryReturn.tighten(vm)).containsExactly("MinHeapFreeRatio=10", "MaxHeapFreeRatio=30");
+        assertThat(vm.getVMOption("MinHeapFreeRatio").getValue()).isEqualTo("10");
+        assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).isEqualTo("30");
+        MemoryReturn.restore(vm, own.get());
+        assertThat(vm.getVMOption("MinHeapFreeRatio").getValue())
+                .as("the JVM's own again")
+                .isEqualTo(minBefore);
+        assertThat(vm.getVMOption("MaxHeapFreeRatio").getValue()).isEqualTo(maxBefore);
+        // set through management now, no longer the defaults: a control plane decides once, at start
+        assertThat(MemoryReturn.ownRatios(vm)).isEmpty();
     }
 
     @Test
