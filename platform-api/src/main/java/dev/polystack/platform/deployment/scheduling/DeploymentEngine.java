@@ -417,12 +417,12 @@ public class DeploymentEngine {
         // approved, a planned node waits to apply as a pending one does
         boolean planning = deployment.planning();
         if (!deployment.cancelRequested()) {
-            // what goes in the first look below (a new deployment's first layer), its rows and active resources read
-            // together
-            step.readActive(nodes.byIds(all.stream()
+            // the active resources of what goes in the first look below (a new deployment's first layer) read together;
+            // the nodes' rows as the look reads them (a deployment created in this transaction holds them already)
+            step.readActive(all.stream()
                     .filter(state -> waitsToGo(state, planning) && dependenciesDone(state, graph, byId, planning))
-                    .map(state -> state.id)
-                    .toList()));
+                    .map(state -> nodes.findById(state.id))
+                    .toList());
         }
         boolean progressed = true;
         while (progressed) {
