@@ -201,16 +201,20 @@ public class MemoryReturn {
     static List<String> tighten(HotSpotDiagnosticMXBean vm) {
         List<String> set = new ArrayList<>();
         // the minimum first: the maximum may never be below it
-        set(vm, MIN_FREE_FLAG, MIN_FREE, set);
-        set(vm, MAX_FREE_FLAG, MAX_FREE, set);
+        if (set(vm, MIN_FREE_FLAG, MIN_FREE)) {
+            set.add(MIN_FREE_FLAG + "=" + MIN_FREE);
+        }
+        if (set(vm, MAX_FREE_FLAG, MAX_FREE)) {
+            set.add(MAX_FREE_FLAG + "=" + MAX_FREE);
+        }
         return set;
     }
 
     /** Sets the ratios back to the JVM's own. */
     static void restore(HotSpotDiagnosticMXBean vm, Ratios ratios) {
         // the maximum first: the minimum may never be above it
-        set(vm, MAX_FREE_FLAG, ratios.maxFree(), new ArrayList<>());
-        set(vm, MIN_FREE_FLAG, ratios.minFree(), new ArrayList<>());
+        set(vm, MAX_FREE_FLAG, ratios.maxFree());
+        set(vm, MIN_FREE_FLAG, ratios.minFree());
     }
 
     private static boolean isDefault(HotSpotDiagnosticMXBean vm, String name) {
@@ -221,13 +225,15 @@ public class MemoryReturn {
         }
     }
 
-    private static void set(HotSpotDiagnosticMXBean vm, String name, String value, List<String> set) {
+    /** Sets a flag; false when this JVM does not let it be set. */
+    private static boolean set(HotSpotDiagnosticMXBean vm, String name, String value) {
         try {
             vm.setVMOption(name, value);
-            set.add(name + "=" + value);
+            return true;
         } catch (IllegalArgumentException | SecurityException e) {
             // another JVM or a locked-down one: it keeps its own behaviour
             LOG.debugf("Could not set %s=%s: %s", name, value, e.getMessage());
+            return false;
         }
     }
 }

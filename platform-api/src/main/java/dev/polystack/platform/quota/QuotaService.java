@@ -12,7 +12,6 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -162,14 +161,12 @@ public class QuotaService {
     @Transactional(Transactional.TxType.MANDATORY)
     public int lockedLimitAfter(Statement before, UUID orgId, Quota quota) {
         int limit = limit(orgId, quota);
-        Object[] parameters = Arrays.copyOf(before.parameters(), before.parameters().length + 2);
-        System.arraycopy(lockKey(orgId, quota), 0, parameters, before.parameters().length, 2);
         // the lock is asked for in the projection of a row that counts what the write returned: the write ends first
         InTransaction.execute(
                 entityManager,
                 "with written as (" + before.sql() + " returning 1) select " + LOCK
                         + " from (select count(*) from written) w",
-                parameters);
+                Statement.joined(before.parameters(), lockKey(orgId, quota)));
         return limit;
     }
 

@@ -22,7 +22,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,11 +167,11 @@ public class RunnerService {
      */
     public <T> T touchIdleAnd(UUID runnerId, String read, Autocommit.Row<T> row, Object... readParameters) {
         // the idle head takes the durable contact's parameters, then the read's
-        Object[] contact = contact(runnerId).parameters();
-        Object[] parameters = Arrays.copyOf(contact, contact.length + readParameters.length);
-        System.arraycopy(readParameters, 0, parameters, contact.length, readParameters.length);
         return autocommit
-                .first(IDLE_CONTACT + read, row, parameters)
+                .first(
+                        IDLE_CONTACT + read,
+                        row,
+                        Statement.joined(contact(runnerId).parameters(), readParameters))
                 .orElseThrow(() -> new IllegalStateException("no row from: " + read));
     }
 

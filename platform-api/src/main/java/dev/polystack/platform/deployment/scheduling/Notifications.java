@@ -91,14 +91,11 @@ public class Notifications {
      * notifies. For wake-ups that depend on nothing uncommitted.
      */
     public void notifyEach(String channel, String payloads, Object... parameters) {
-        Object[] withChannel = new Object[parameters.length + 1];
-        withChannel[0] = channel;
-        System.arraycopy(parameters, 0, withChannel, 1, parameters.length);
         autocommit
                 .all(
                         "select payload, pg_notify(?, payload) from (" + payloads + ") selected (payload)",
                         row -> row.getString(1),
-                        withChannel)
+                        dev.polystack.platform.common.sql.Statement.joined(new Object[] {channel}, parameters))
                 .forEach(payload -> signal(channel, payload));
     }
 
