@@ -166,7 +166,7 @@ public class QuotaService {
                 entityManager,
                 "with written as (" + before.sql() + " returning 1) select " + LOCK
                         + " from (select count(*) from written) w",
-                Statement.joined(before.parameters(), lockKey(orgId, quota)));
+                InTransaction.joined(before.parameters(), lockKey(orgId, quota)));
         return limit;
     }
 

@@ -171,7 +171,7 @@ public class RunnerService {
                 .first(
                         IDLE_CONTACT + read,
                         row,
-                        Statement.joined(contact(runnerId).parameters(), readParameters))
+                        InTransaction.joined(contact(runnerId).parameters(), readParameters))
                 .orElseThrow(() -> new IllegalStateException("no row from: " + read));
     }
 

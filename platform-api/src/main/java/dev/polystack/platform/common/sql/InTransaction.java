@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -76,5 +77,12 @@ public final class InTransaction {
                     i + 1,
                     value instanceof Instant instant ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
         }
+    }
+
+    /** The parameters of a statement made of parts: {@code first}'s, then {@code then}. */
+    public static Object[] joined(Object[] first, Object... then) {
+        Object[] all = Arrays.copyOf(first, first.length + then.length);
+        System.arraycopy(then, 0, all, first.length, then.length);
+        return all;
     }
 }

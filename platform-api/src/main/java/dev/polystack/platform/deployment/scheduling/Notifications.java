@@ -95,7 +95,7 @@ public class Notifications {
                 .all(
                         "select payload, pg_notify(?, payload) from (" + payloads + ") selected (payload)",
                         row -> row.getString(1),
-                        dev.polystack.platform.common.sql.Statement.joined(new Object[] {channel}, parameters))
+                        InTransaction.joined(new Object[] {channel}, parameters))
                 .forEach(payload -> signal(channel, payload));
     }
 
