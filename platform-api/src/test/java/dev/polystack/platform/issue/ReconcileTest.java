@@ -64,6 +64,10 @@ class ReconcileTest {
     Reconciler reconciler;
 
     private static Scenario deployed(String policy) {
+        return deployed(policy, graph("a", List.of(), "b", List.of()));
+    }
+
+    private static Scenario deployed(String policy, Map<String, List<String>> graph) {
         Scenario s = new Scenario(4);
         if (policy != null) {
             admin().body(Map.of("reconcile", Map.of("thing", policy)))
@@ -71,9 +75,12 @@ class ReconcileTest {
                     .then()
                     .statusCode(200);
         }
-        s.manifest(graph("a", List.of(), "b", List.of()));
+        s.manifest(graph);
         String deployment = s.deploy();
-        s.claimAll().values().forEach(s::succeed);
+        Map<String, Map<String, Object>> jobs;
+        while (!(jobs = s.claimAll()).isEmpty()) {
+            jobs.values().forEach(s::succeed);
+        }
         assertThat(s.status(deployment)).isEqualTo("succeeded");
         return s;
     }
@@ -155,6 +162,42 @@ class ReconcileTest {
         assertThat(reconciler.reconcileWaiting(Instant.now()))
                 .as("an issue is handed to one reconcile")
                 .isZero();
+    }
+
+    @Test
+    void aReconciledResourceKeepsWhatItDependsOnSoTheEnvironmentIsStillTornDownInOrder() {
+        Scenario s = deployed("auto", graph("a", List.of(), "b", List.of("a")));
+        check(s, Map.of("app.b", IN_PLACE));
+        String id = (String) await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(s), Optional::isPresent)
+                .get()
+                .get("id");
+        var jobs = s.claimAll();
+        assertThat(jobs).as("only the drifted dependent is applied").containsOnlyKeys("app.b");
+        jobs.values().forEach(s::succeed);
+        assertThat(s.status(id)).isEqualTo("succeeded");
+
+        assertThat(admin().get(ENV + "/resource-graph", s.org)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("edges", Map.class))
+                .as("b still depends on a, which the reconcile did not apply")
+                .containsExactly(
+                        Map.of("from", "thing/default/app.b", "to", "thing/default/app.a", "alias", "resources.a"));
+        String destroy = s.create(Map.of("mode", "destroy"))
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        var first = s.claimAll();
+        assertThat(first.keySet()).as("the dependent goes first").containsExactly("app.b");
+        s.runner.succeed(first.get("app.b"), Map.of());
+        var second = s.claimAll();
+        assertThat(second.keySet()).containsExactly("app.a");
+        s.runner.succeed(second.get("app.a"), Map.of());
+        assertThat(s.status(destroy)).isEqualTo("succeeded");
     }
 
     @Test

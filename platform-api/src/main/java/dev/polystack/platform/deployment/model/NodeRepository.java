@@ -1,7 +1,6 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
-import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.rules.ResourceIdentity;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -92,22 +91,6 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         Set<ResourceIdentity> identities = new HashSet<>();
         rows.forEach(row -> identities.add(new ResourceIdentity((String) row[0], (String) row[1], (String) row[2])));
         return identities;
-    }
-
-    /**
-     * What a node depends on, with the alias of each edge, in the order of the edges (an active resource
-     * keeps them, to be destroyed in the right order later). Plain JDBC: edges and identities never change
-     * after a deployment was created, so nothing the transaction changed through entities needs flushing.
-     */
-    public List<ResourceDependency> dependenciesOf(UUID deploymentId, UUID nodeId) {
-        return InTransaction.queryAll(
-                getEntityManager(),
-                "select n.res_type, n.res_class, n.res_id, e.alias from deployment_edge e join deployment_node n on n.id = e.to_node"
-                        + " where e.deployment_id = ? and e.from_node = ? order by e.to_node, e.alias",
-                row -> new ResourceDependency(
-                        new ResourceIdentity(row.getString(1), row.getString(2), row.getString(3)), row.getString(4)),
-                deploymentId,
-                nodeId);
     }
 
     /** The status of each of these nodes. */

@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polystack.platform.resource.ResourceDependency;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.GraphNode;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -45,6 +49,21 @@ public final class NodeSpecs {
         Set<ResourceIdentity> upstream = new HashSet<>(node.dependencies().values());
         upstream.addAll(node.manifestReferences().values());
         return upstream;
+    }
+
+    /**
+     * What a spec's node depends on, each with the name it uses there (a module dependency's alias, or the
+     * {@code resources.<alias>} a param refers to), in the order of the resources and then the names. Read from the
+     * spec, not from the deployment's edges: a deployment limited to some resources (a reconcile) has edges only
+     * between the nodes it has, and the resource still depends on the others.
+     */
+    public static List<ResourceDependency> dependencies(JsonNode spec) {
+        GraphNode node = read(null, spec);
+        List<ResourceDependency> dependencies = new ArrayList<>();
+        node.dependencies().forEach((alias, resource) -> dependencies.add(new ResourceDependency(resource, alias)));
+        node.manifestReferences().forEach((name, resource) -> dependencies.add(new ResourceDependency(resource, name)));
+        dependencies.sort(Comparator.comparing(ResourceDependency::resource).thenComparing(ResourceDependency::alias));
+        return dependencies;
     }
 
     /** Provider local name → {@code type.id} of a spec. */

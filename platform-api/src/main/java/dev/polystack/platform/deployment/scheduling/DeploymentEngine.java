@@ -20,6 +20,7 @@ import dev.polystack.platform.deployment.model.JobStatus;
 import dev.polystack.platform.deployment.model.NodeOperation;
 import dev.polystack.platform.deployment.model.NodeRepository;
 import dev.polystack.platform.deployment.model.NodeResolver;
+import dev.polystack.platform.deployment.model.NodeSpecs;
 import dev.polystack.platform.deployment.model.NodeStatus;
 import dev.polystack.platform.deployment.model.PlanFingerprint;
 import dev.polystack.platform.deployment.model.ResolvedNode;
@@ -931,7 +932,7 @@ public class DeploymentEngine {
                             outcome.outputs(),
                             json.valueToTree(outcome.sensitiveOutputs()),
                             outcome.resources(),
-                            nodes.dependenciesOf(deployment.id(), node.id()),
+                            NodeSpecs.dependencies(node.spec()),
                             deployment.id()));
                 case DESTROY -> activeResources.remove(environmentId, node.identity());
                 default -> {}
