@@ -318,18 +318,21 @@ public class DeploymentService {
         return deployment;
     }
 
-    /** Adds a node for each resource of the graph that {@code include} takes, and the edges between them. */
+    /**
+     * Adds a node for each resource of the graph that {@code include} takes, and the edges between them. Looks up
+     * every module and runner first: a runner that does not exist fails it before anything was added.
+     */
     private void addNodes(
             EnvironmentRef environment,
             Deployment deployment,
             ResourceGraph graph,
             NodeOperation operation,
             Predicate<ResourceIdentity> include) {
-        Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
         // looked up once per module and runner, not per node: each query would flush (and dirty-check) every node so
         // far
         Map<String, Optional<UUID>> moduleIds = new HashMap<>();
         Map<String, Optional<UUID>> runnerIds = new HashMap<>();
+        List<DeploymentNode> added = new ArrayList<>();
         for (GraphNode node : graph.nodes().values()) {
             if (!include.test(node.identity())) {
                 continue;
@@ -341,7 +344,7 @@ public class DeploymentService {
                     .computeIfAbsent(node.runnerId(), slug -> runners.findId(environment.orgId(), slug))
                     .orElseThrow(() -> PlatformException.unprocessable(
                             node.path(), "runner `" + node.runnerId() + "` does not exist"));
-            DeploymentNode entity = new DeploymentNode(
+            added.add(new DeploymentNode(
                     deployment.id(),
                     node.identity(),
                     node.path(),
@@ -350,9 +353,12 @@ public class DeploymentService {
                     node.module().id(),
                     node.module().version(),
                     runnerId,
-                    NodeSpecs.write(node));
-            nodes.persist(entity);
-            created.put(node.identity(), entity);
+                    NodeSpecs.write(node)));
+        }
+        Map<ResourceIdentity, DeploymentNode> created = new LinkedHashMap<>();
+        for (DeploymentNode node : added) {
+            nodes.persist(node);
+            created.put(node.identity(), node);
         }
         List<NodeRepository.Edge> edges = new ArrayList<>();
         for (Edge edge : graph.edges()) {
@@ -392,15 +398,25 @@ public class DeploymentService {
         if (manifest.isEmpty()) {
             return Optional.empty();
         }
-        ResourceGraph graph = planner.expand(
-                environment, manifest.get().content(), manifest.get().format());
+        ResourceGraph graph = null;
+        String cannotStart = null;
+        try {
+            graph = planner.expand(
+                    environment, manifest.get().content(), manifest.get().format());
+        } catch (PlatformException e) {
+            if (e.type().status() >= 500) {
+                throw e;
+            }
+            cannotStart =
+                    "manifest " + manifest.get().number() + " does not expand with today's rules: " + e.getMessage();
+        }
         Set<ResourceIdentity> targets = new TreeSet<>();
         List<UUID> issues = new ArrayList<>();
         boolean gated = false;
         for (Object[] row : waiting) {
             ResourceIdentity identity = new ResourceIdentity((String) row[2], (String) row[3], (String) row[4]);
             // a resource the manifest no longer has is removed by the next deployment, not put back
-            if (graph.nodes().containsKey(identity)) {
+            if (graph == null || graph.nodes().containsKey(identity)) {
                 targets.add(identity);
                 issues.add((UUID) row[1]);
                 gated |= Boolean.TRUE.equals(row[5]);
@@ -429,14 +445,29 @@ public class DeploymentService {
         }
         deployments.persist(deployment);
         deployments.flush();
-        addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
+        if (cannotStart == null) {
+            try {
+                addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
+            } catch (PlatformException e) {
+                if (e.type().status() >= 500) {
+                    throw e;
+                }
+                cannotStart = e.getMessage();
+            }
+        }
         deployments
                 .getEntityManager()
                 .createNativeQuery("update issue set reconciled_by = ?1 where id in (?2)")
                 .setParameter(1, deployment.id())
                 .setParameter(2, issues)
                 .executeUpdate();
-        engine.advanceLocked(deployments.lock(deployment.id()));
+        if (cannotStart != null) {
+            // nobody is there to be told: the reconcile fails, saying why, and its issues wait for a person (tried
+            // again at every tick it would fail the same way, and say so only in a log)
+            engine.failUnstarted(deployments.lock(deployment.id()), "the reconcile could not start: " + cannotStart);
+        } else {
+            engine.advanceLocked(deployments.lock(deployment.id()));
+        }
         return Optional.of(deployment.id());
     }
 

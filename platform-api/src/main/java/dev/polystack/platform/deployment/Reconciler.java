@@ -47,7 +47,7 @@ public class Reconciler {
     public Optional<UUID> reconcile(UUID environmentId, Instant now) {
         Optional<UUID> started =
                 QuarkusTransaction.requiringNew().call(() -> deployments.reconcile(environmentId, now));
-        started.ifPresent(id -> LOG.infof("Started reconcile deployment %s of environment %s", id, environmentId));
+        started.ifPresent(id -> LOG.infof("Created reconcile deployment %s of environment %s", id, environmentId));
         return started;
     }
 

@@ -201,6 +201,42 @@ class ReconcileTest {
     }
 
     @Test
+    void aReconcileThatCannotStartFailsOnceAndSaysWhyInsteadOfBeingTriedAtEveryTick() {
+        Scenario s = deployed("auto");
+        // the rules no longer place the manifest's resources: the current manifest does not expand any more
+        List<String> rules = admin().get("/api/v1/orgs/{org}/module-rules", s.org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.id");
+        rules.forEach(rule -> admin().delete("/api/v1/orgs/{org}/module-rules/{id}", s.org, rule)
+                .then()
+                .statusCode(204));
+        check(s, Map.of("app.a", IN_PLACE));
+        String issue = (String) issues(s, "?state=open").get(0).get("id");
+
+        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(s), Optional::isPresent)
+                .get();
+        assertThat(reconcile.get("status")).isEqualTo("failed");
+        assertThat(reconcile.get("reconciles")).isEqualTo(List.of(issue));
+        assertThat((String) reconcile.get("error"))
+                .as("why it could not start")
+                .contains("could not start")
+                .contains("module rule");
+        assertThat(reconciler.reconcileWaiting(Instant.now()))
+                .as("the issue was handed to that reconcile: it is not tried again")
+                .isZero();
+        assertThat(deployments(s).stream().filter(d -> "reconcile".equals(d.get("created_by"))))
+                .hasSize(1);
+        assertThat(issues(s, "?state=open"))
+                .as("the drift is still there for a person")
+                .extracting(i -> i.get("id"))
+                .contains(issue);
+    }
+
+    @Test
     void destructiveDriftIsNeverAppliedAutomaticallyItsFixWaitsForApprovalAndObservedDriftOnlyOpensAnIssue() {
         Scenario auto = deployed("auto");
         check(auto, Map.of("app.a", REPLACE));

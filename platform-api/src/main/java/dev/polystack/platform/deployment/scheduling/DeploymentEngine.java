@@ -1003,6 +1003,18 @@ public class DeploymentEngine {
     }
 
     /**
+     * A queued deployment that cannot start (a reconcile whose manifest no longer expands with the rules of today):
+     * it fails at once with the reason, announced like any failed deployment. The caller holds the environment's
+     * lock and the deployment is its head.
+     */
+    public void failUnstarted(Deployment deployment, String reason) {
+        Instant now = clock.instant();
+        deployment.start(now);
+        deployment.finish(DeploymentStatus.FAILED, reason, now);
+        finished(deployment);
+    }
+
+    /**
      * After a deployment ends: wake its waiters and settle the environment. Returns the next deployment of
      * the environment, which starts in a transaction of its own once this one committed: if it cannot
      * advance, this one has still ended.
