@@ -84,11 +84,23 @@ public class CheckScheduler {
                         "Could not start the scheduled check of environment %s: %s",
                         due.environmentId(), e.getMessage());
             }
+            // tried: behind every environment not tried since, whether its check started, had to wait or failed
+            QuarkusTransaction.requiringNew()
+                    .run(() -> entityManager
+                            .createNativeQuery("update environment set check_tried_at = ?1 where id = ?2")
+                            .setParameter(1, now)
+                            .setParameter(2, due.environmentId())
+                            .executeUpdate());
         }
         return started;
     }
 
-    /** Environments whose interval has passed since their last deployment or check, with nothing running or waiting. */
+    /**
+     * Environments whose interval has passed since their last deployment or check, with nothing running or waiting,
+     * of organizations that run fewer scheduled checks than they may, those tried least recently first: environments
+     * whose check cannot start (or an organization at its limit) would otherwise fill every batch, and the
+     * environments after them would never be looked at.
+     */
     private List<Due> due(Instant now) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = entityManager
@@ -102,10 +114,13 @@ public class CheckScheduler {
                                           and (d.status in ('queued', 'running', 'awaiting_approval')
                                                or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
                                                   - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
-                        order by e.id limit ?3""")
+                          and (select count(*) from deployment c where c.org_id = e.org_id and c.mode = 'check'
+                               and c.status in ('queued', 'running')) < ?4
+                        order by e.check_tried_at nulls first, e.id limit ?3""")
                 .setParameter(1, now)
                 .setParameter(2, CheckSchedule.MIN_INTERVAL)
                 .setParameter(3, BATCH)
+                .setParameter(4, settings.maxPerOrganization())
                 .getResultList();
         List<Due> due = new ArrayList<>();
         for (Object[] row : rows) {

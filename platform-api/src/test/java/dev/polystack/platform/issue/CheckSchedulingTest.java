@@ -4,12 +4,17 @@ import dev.polystack.platform.deployment.CheckScheduler;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -37,6 +42,9 @@ class CheckSchedulingTest {
 
     @Inject
     CheckScheduler scheduler;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     private static Scenario deployed() {
         Scenario s = new Scenario(4);
@@ -110,6 +118,62 @@ class CheckSchedulingTest {
                 .as("checked just now")
                 .isZero();
         assertThat(startedIn(s, now.plus(Duration.ofMinutes(61)))).isEqualTo(1);
+    }
+
+    @Test
+    void environmentsWhoseCheckCannotStartDoNotKeepTheOthersFromBeingChecked() throws SQLException {
+        Scenario broken = deployed();
+        Scenario other = deployed();
+        scheduleType(broken, Map.of("interval_minutes", 30));
+        scheduleType(other, Map.of("interval_minutes", 30));
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        try (Connection connection = dataSource.getConnection()) {
+            // 110 environments copied from one, with its resource, whose ids come before every other environment's:
+            // more than the scheduler looks at in one go (100). Their checks cannot start: a resource's sealed values
+            // are bound to the environment they were sealed for
+            String prod = "select e.id from environment e join organization o on o.id = e.org_id"
+                    + " where o.slug = ? and e.slug = 'prod'";
+            try (PreparedStatement copy = connection.prepareStatement("""
+                    insert into environment (id, org_id, project_id, slug, env_type_id, status, created_at, updated_at,
+                                             version, managed_by, is_protected, checks)
+                    select ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, org_id, project_id,
+                           'copy-' || g, env_type_id, status, created_at, updated_at, version, managed_by, is_protected,
+                           checks
+                    from environment, generate_series(1, 110) g where id = (%s)""".formatted(prod))) {
+                copy.setString(1, broken.org);
+                assertThat(copy.executeUpdate()).isEqualTo(110);
+            }
+            try (PreparedStatement copy = connection.prepareStatement("""
+                    insert into active_resource (id, environment_id, res_type, res_class, res_id, module_id, module_slug,
+                                                 module_version, runner_id, spec, inputs_digest, resolved, outputs,
+                                                 sensitive_outputs, tofu_resources, dependencies, last_deployment_id,
+                                                 created_at, updated_at, digest_parts)
+                    select gen_random_uuid(), ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, res_type,
+                           res_class, res_id, module_id, module_slug, module_version, runner_id, spec, inputs_digest,
+                           resolved, outputs, sensitive_outputs, tofu_resources, dependencies, last_deployment_id,
+                           created_at, updated_at, digest_parts
+                    from active_resource, generate_series(1, 110) g where environment_id = (%s)""".formatted(prod))) {
+                copy.setString(1, broken.org);
+                assertThat(copy.executeUpdate()).isEqualTo(110);
+            }
+        }
+        try {
+            assertThat(scheduler.startDue(later))
+                    .as("the first 100 due are the copies; none starts")
+                    .isZero();
+            assertThat(startedIn(other, later))
+                    .as("at the next look, environments not tried yet go first")
+                    .isEqualTo(1);
+        } finally {
+            // the copies would be tried at every later look of this database's schedulers
+            try (Connection connection = dataSource.getConnection();
+                    Statement statement = connection.createStatement()) {
+                String copies = "in (select id from environment where slug like 'copy-%'"
+                        + " and id < '00000000-0000-0000-0000-000000001000')";
+                statement.executeUpdate("delete from active_resource where environment_id " + copies);
+                statement.executeUpdate("delete from environment where id " + copies);
+            }
+        }
     }
 
     @Test
