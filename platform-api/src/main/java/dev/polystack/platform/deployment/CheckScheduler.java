@@ -70,13 +70,11 @@ public class CheckScheduler {
     public int startDue(Instant now) {
         int started = 0;
         for (Due due : QuarkusTransaction.requiringNew().call(() -> due(now))) {
-            if (!due.schedule().allows(now)) {
-                continue;
-            }
             try {
-                if (QuarkusTransaction.requiringNew()
-                        .call(() -> deployments.scheduledCheck(
-                                due.environmentId(), due.schedule(), now, settings.maxPerOrganization()))) {
+                if (due.schedule().allows(now)
+                        && QuarkusTransaction.requiringNew()
+                                .call(() -> deployments.scheduledCheck(
+                                        due.environmentId(), due.schedule(), now, settings.maxPerOrganization()))) {
                     started++;
                 }
             } catch (RuntimeException e) {
@@ -84,7 +82,8 @@ public class CheckScheduler {
                         "Could not start the scheduled check of environment %s: %s",
                         due.environmentId(), e.getMessage());
             }
-            // tried: behind every environment not tried since, whether its check started, had to wait or failed
+            // looked at: behind every environment not looked at since, whether its check started, had to wait (for its
+            // window or its organization's limit) or failed
             QuarkusTransaction.requiringNew()
                     .run(() -> entityManager
                             .createNativeQuery("update environment set check_tried_at = ?1 where id = ?2")
@@ -97,8 +96,8 @@ public class CheckScheduler {
 
     /**
      * Environments whose interval has passed since their last deployment or check, with nothing running or waiting,
-     * of organizations that run fewer scheduled checks than they may, those tried least recently first: environments
-     * whose check cannot start (or an organization at its limit) would otherwise fill every batch, and the
+     * of organizations that run fewer scheduled checks than they may, those looked at least recently first:
+     * environments outside their window or whose check cannot start would otherwise fill every batch, and the
      * environments after them would never be looked at.
      */
     private List<Due> due(Instant now) {

@@ -122,15 +122,34 @@ class CheckSchedulingTest {
 
     @Test
     void environmentsWhoseCheckCannotStartDoNotKeepTheOthersFromBeingChecked() throws SQLException {
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        hundredAndTenCopiesGoFirstYetAnotherOrganizationIsChecked(later, null);
+    }
+
+    @Test
+    void environmentsOutsideTheirWindowDoNotKeepTheOthersFromBeingChecked() throws SQLException {
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        int hour = later.atZone(ZoneOffset.UTC).getHour();
+        // a window of one hour, two hours after the looks
+        String window = "%02d:00-%02d:00".formatted((hour + 2) % 24, (hour + 3) % 24);
+        hundredAndTenCopiesGoFirstYetAnotherOrganizationIsChecked(
+                later, "{\"interval_minutes\": 30, \"window\": \"" + window + "\"}");
+    }
+
+    /**
+     * 110 environments copied by SQL from one organization's, with ids before every other environment's, given
+     * {@code ownChecks} (else their type's schedule), come first; another organization's due environment is checked
+     * at the second look all the same.
+     */
+    private void hundredAndTenCopiesGoFirstYetAnotherOrganizationIsChecked(Instant later, String ownChecks)
+            throws SQLException {
         Scenario broken = deployed();
         Scenario other = deployed();
         scheduleType(broken, Map.of("interval_minutes", 30));
         scheduleType(other, Map.of("interval_minutes", 30));
-        Instant later = Instant.now().plus(Duration.ofHours(1));
         try (Connection connection = dataSource.getConnection()) {
-            // 110 environments copied from one, with its resource, whose ids come before every other environment's:
-            // more than the scheduler looks at in one go (100). Their checks cannot start: a resource's sealed values
-            // are bound to the environment they were sealed for
+            // more than the scheduler looks at in one go (100). Inside their window their checks cannot start: a
+            // resource's sealed values are bound to the environment they were sealed for
             String prod = "select e.id from environment e join organization o on o.id = e.org_id"
                     + " where o.slug = ? and e.slug = 'prod'";
             try (PreparedStatement copy = connection.prepareStatement("""
@@ -138,9 +157,10 @@ class CheckSchedulingTest {
                                              version, managed_by, is_protected, checks)
                     select ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, org_id, project_id,
                            'copy-' || g, env_type_id, status, created_at, updated_at, version, managed_by, is_protected,
-                           checks
+                           coalesce(cast(? as jsonb), checks)
                     from environment, generate_series(1, 110) g where id = (%s)""".formatted(prod))) {
-                copy.setString(1, broken.org);
+                copy.setString(1, ownChecks);
+                copy.setString(2, broken.org);
                 assertThat(copy.executeUpdate()).isEqualTo(110);
             }
             try (PreparedStatement copy = connection.prepareStatement("""
