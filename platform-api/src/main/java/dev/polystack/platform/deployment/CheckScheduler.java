@@ -69,7 +69,9 @@ public class CheckScheduler {
     /** Starts every check due at {@code now}; returns how many it started. */
     public int startDue(Instant now) {
         int started = 0;
+        List<UUID> looked = new ArrayList<>();
         for (Due due : QuarkusTransaction.requiringNew().call(() -> due(now))) {
+            looked.add(due.environmentId());
             try {
                 if (due.schedule().allows(now)
                         && QuarkusTransaction.requiringNew()
@@ -82,13 +84,15 @@ public class CheckScheduler {
                         "Could not start the scheduled check of environment %s: %s",
                         due.environmentId(), e.getMessage());
             }
-            // looked at: behind every environment not looked at since, whether its check started, had to wait (for its
-            // window or its organization's limit) or failed
+        }
+        // looked at: behind every environment not looked at since, whether its check started, had to wait (for its
+        // window or its organization's limit) or failed
+        if (!looked.isEmpty()) {
             QuarkusTransaction.requiringNew()
                     .run(() -> entityManager
-                            .createNativeQuery("update environment set check_tried_at = ?1 where id = ?2")
+                            .createNativeQuery("update environment set check_tried_at = ?1 where id in (?2)")
                             .setParameter(1, now)
-                            .setParameter(2, due.environmentId())
+                            .setParameter(2, looked)
                             .executeUpdate());
         }
         return started;

@@ -404,11 +404,8 @@ public class DeploymentService {
             graph = planner.expand(
                     environment, manifest.get().content(), manifest.get().format());
         } catch (PlatformException e) {
-            if (e.type().status() >= 500) {
-                throw e;
-            }
-            cannotStart =
-                    "manifest " + manifest.get().number() + " does not expand with today's rules: " + e.getMessage();
+            cannotStart = "manifest " + manifest.get().number() + " does not expand with today's rules: "
+                    + configurationProblem(e);
         }
         Set<ResourceIdentity> targets = new TreeSet<>();
         List<UUID> issues = new ArrayList<>();
@@ -449,10 +446,7 @@ public class DeploymentService {
             try {
                 addNodes(environment, deployment, graph, NodeOperation.APPLY, targets::contains);
             } catch (PlatformException e) {
-                if (e.type().status() >= 500) {
-                    throw e;
-                }
-                cannotStart = e.getMessage();
+                cannotStart = configurationProblem(e);
             }
         }
         deployments
@@ -469,6 +463,14 @@ public class DeploymentService {
             engine.advanceLocked(deployments.lock(deployment.id()));
         }
         return Optional.of(deployment.id());
+    }
+
+    /** What a problem of the configuration (4xx) says; anything else is not the configuration's, and is thrown on. */
+    private static String configurationProblem(PlatformException e) {
+        if (e.type().status() >= 500) {
+            throw e;
+        }
+        return e.getMessage();
     }
 
     private UUID organizationOf(UUID environmentId) {

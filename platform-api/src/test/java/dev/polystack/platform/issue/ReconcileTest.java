@@ -118,6 +118,13 @@ class ReconcileTest {
                 .findFirst();
     }
 
+    /** The reconcile deployment the environment's drift started, once it is there (within 20 s). */
+    private static Map<String, Object> startedReconcile(Scenario s) {
+        return await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconcile(s), Optional::isPresent)
+                .get();
+    }
+
     private static List<Map<String, Object>> issues(Scenario s, String query) {
         return admin().get(ENV + "/issues" + query, s.org)
                 .then()
@@ -133,9 +140,7 @@ class ReconcileTest {
         check(s, Map.of("app.a", IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
-        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20))
-                .until(() -> reconcile(s), Optional::isPresent)
-                .get();
+        Map<String, Object> reconcile = startedReconcile(s);
         assertThat(reconcile.get("mode")).isEqualTo("deploy");
         assertThat(reconcile.get("force")).isEqualTo(true);
         assertThat(reconcile.get("targets")).isEqualTo(List.of("thing/default/app.a"));
@@ -168,10 +173,7 @@ class ReconcileTest {
     void aReconciledResourceKeepsWhatItDependsOnSoTheEnvironmentIsStillTornDownInOrder() {
         Scenario s = deployed("auto", graph("a", List.of(), "b", List.of("a")));
         check(s, Map.of("app.b", IN_PLACE));
-        String id = (String) await().atMost(Duration.ofSeconds(20))
-                .until(() -> reconcile(s), Optional::isPresent)
-                .get()
-                .get("id");
+        String id = (String) startedReconcile(s).get("id");
         var jobs = s.claimAll();
         assertThat(jobs).as("only the drifted dependent is applied").containsOnlyKeys("app.b");
         jobs.values().forEach(s::succeed);
@@ -216,9 +218,7 @@ class ReconcileTest {
         check(s, Map.of("app.a", IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
-        Map<String, Object> reconcile = await().atMost(Duration.ofSeconds(20))
-                .until(() -> reconcile(s), Optional::isPresent)
-                .get();
+        Map<String, Object> reconcile = startedReconcile(s);
         assertThat(reconcile.get("status")).isEqualTo("failed");
         assertThat(reconcile.get("reconciles")).isEqualTo(List.of(issue));
         assertThat((String) reconcile.get("error"))
@@ -243,9 +243,7 @@ class ReconcileTest {
         Scenario observed = deployed(null);
         check(observed, Map.of("app.a", IN_PLACE));
 
-        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20))
-                .until(() -> reconcile(auto), Optional::isPresent)
-                .get();
+        Map<String, Object> fix = startedReconcile(auto);
         assertThat(fix.get("approval"))
                 .as("a fix that replaces waits for approval")
                 .isNotNull();
@@ -273,9 +271,7 @@ class ReconcileTest {
         Scenario s = deployed("approve");
         check(s, Map.of("app.a", IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
-        Map<String, Object> fix = await().atMost(Duration.ofSeconds(20))
-                .until(() -> reconcile(s), Optional::isPresent)
-                .get();
+        Map<String, Object> fix = startedReconcile(s);
         String id = (String) fix.get("id");
         var plans = s.claimAll();
         assertThat(plans).containsOnlyKeys("app.a");
