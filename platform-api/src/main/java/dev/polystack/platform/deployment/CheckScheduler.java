@@ -100,9 +100,9 @@ public class CheckScheduler {
 
     /**
      * Environments whose interval has passed since their last deployment or check, with nothing running or waiting,
-     * of organizations that run fewer scheduled checks than they may, those looked at least recently first:
-     * environments outside their window or whose check cannot start would otherwise fill every batch, and the
-     * environments after them would never be looked at.
+     * of organizations that run fewer scheduled checks than they may (checks a person asked for are not counted),
+     * those looked at least recently first: environments outside their window or whose check cannot start would
+     * otherwise fill every batch, and the environments after them would never be looked at.
      */
     private List<Due> due(Instant now) {
         @SuppressWarnings("unchecked")
@@ -118,12 +118,14 @@ public class CheckScheduler {
                                                or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
                                                   - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
                           and (select count(*) from deployment c where c.org_id = e.org_id and c.mode = 'check'
-                               and c.status in ('queued', 'running')) < ?4
+                               and c.status in ('queued', 'running')
+                               and c.created_by is null and c.created_by_name = ?5) < ?4
                         order by e.check_tried_at nulls first, e.id limit ?3""")
                 .setParameter(1, now)
                 .setParameter(2, CheckSchedule.MIN_INTERVAL)
                 .setParameter(3, BATCH)
                 .setParameter(4, settings.maxPerOrganization())
+                .setParameter(5, DeploymentService.SCHEDULED_CHECK)
                 .getResultList();
         List<Due> due = new ArrayList<>();
         for (Object[] row : rows) {

@@ -224,6 +224,9 @@ public class DeploymentService {
         return locked && deployments.head(environmentId).isEmpty();
     }
 
+    /** Who a scheduled check was created by ({@code created_by_name}; it has no {@code created_by}). */
+    public static final String SCHEDULED_CHECK = "scheduled check";
+
     /**
      * Starts a scheduled check of an environment when it is still due: taken under its row lock, skipped when
      * another replica holds it, and looked at again under the lock (nothing runs or waits, its interval has
@@ -241,11 +244,13 @@ public class DeploymentService {
             return false;
         }
         EnvironmentRef environment = environments.reference(environmentId, null);
+        // checks a person asked for are not counted (README)
         long running = deployments.count(
-                "orgId = ?1 and mode = ?2 and status in ?3",
+                "orgId = ?1 and mode = ?2 and status in ?3 and createdBy is null and createdByName = ?4",
                 environment.orgId(),
                 DeploymentMode.CHECK.wireName(),
-                List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING));
+                List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING),
+                SCHEDULED_CHECK);
         if (running >= maxPerOrganization) {
             return false;
         }
@@ -259,7 +264,7 @@ public class DeploymentService {
                 false,
                 null,
                 null,
-                "scheduled check",
+                SCHEDULED_CHECK,
                 now);
         deployment.refreshOnly(Boolean.TRUE.equals(schedule.refreshOnly()));
         deployments.persist(deployment);

@@ -11,6 +11,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -26,10 +27,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /** Checks on a schedule: per environment type, overridden per environment, inside a window, once across replicas. */
@@ -102,18 +105,7 @@ class CheckSchedulingTest {
                 .as("one runs already")
                 .isZero();
 
-        s.claimAll()
-                .values()
-                .forEach(job -> s.runner
-                        .result(
-                                job.get("job_id"),
-                                Map.of(
-                                        "status",
-                                        "succeeded",
-                                        "check",
-                                        Map.of("drifted", false, "changes_pending", false)))
-                        .then()
-                        .statusCode(204));
+        s.claimAll().values().forEach(job -> noDrift(s, job));
         assertThat(startedIn(s, now.plus(Duration.ofMinutes(20))))
                 .as("checked just now")
                 .isZero();
@@ -194,6 +186,113 @@ class CheckSchedulingTest {
                 statement.executeUpdate("delete from environment where id " + copies);
             }
         }
+    }
+
+    /** Prod and four more environments of its project, one more than an organization's default limit of checks. */
+    private static final List<String> FIVE_ENVIRONMENTS = List.of("prod", "busy-1", "busy-2", "busy-3", "busy-4");
+
+    @Test
+    void checksAskedForByPeopleAreNotCountedAgainstTheOrganizationsLimitOfScheduledChecks() {
+        Scenario s = deployed();
+        scheduleType(s, Map.of("interval_minutes", 30));
+        List<String> envs = FIVE_ENVIRONMENTS;
+        for (String env : envs.subList(1, envs.size())) {
+            admin().body(Map.of("id", env, "env_type_id", "production"))
+                    .post("/api/v1/orgs/{org}/projects/shop/envs", s.org)
+                    .then()
+                    .statusCode(201);
+            admin().contentType("application/yaml")
+                    .body("workloads:\n  app:\n    resources:\n      a:\n        type: thing\n"
+                            .getBytes(StandardCharsets.UTF_8))
+                    .put("/api/v1/orgs/{org}/projects/shop/envs/{env}/manifest", s.org, env)
+                    .then()
+                    .statusCode(201);
+            admin().body(Map.of("mode", "deploy"))
+                    .post("/api/v1/orgs/{org}/projects/shop/envs/{env}/deployments", s.org, env)
+                    .then()
+                    .statusCode(201);
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            answerEveryJob(s, s::succeed);
+            for (String env : envs) {
+                assertThat(admin().get("/api/v1/orgs/{org}/projects/shop/envs/{env}/deployments", s.org, env)
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .jsonPath()
+                                .<String>getList("items.status"))
+                        .as(env)
+                        .containsOnly("succeeded");
+            }
+        });
+        // as many checks asked for by a person as the organization may run scheduled ones (the default, 4), waiting
+        // for the runner
+        for (String env : envs.subList(1, envs.size())) {
+            admin().body(Map.of())
+                    .post("/api/v1/orgs/{org}/projects/shop/envs/{env}/checks", s.org, env)
+                    .then()
+                    .statusCode(201);
+        }
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        assertThat(startedIn(s, later))
+                .as("README: checks asked for with POST …/checks are not counted against the limit")
+                .isEqualTo(1);
+
+        finishChecks(s);
+        Instant evenLater = later.plus(Duration.ofHours(1));
+        scheduler.startDue(evenLater);
+        assertThat(envs.stream()
+                        .flatMap(env -> checksRunningIn(s, env).stream())
+                        .filter(check -> "scheduled check".equals(check.get("created_by")))
+                        .count())
+                .as("five environments due, at most four scheduled checks of one organization at once")
+                .isEqualTo(4);
+        finishChecks(s);
+    }
+
+    /**
+     * Answers every job the runner can claim now, one by one: the environments' resources have the same ids, so
+     * {@link Scenario#claimAll} (by resource id) would leave some unanswered.
+     */
+    private static void answerEveryJob(Scenario s, Consumer<Map<String, Object>> answer) {
+        Map<String, Object> job;
+        while ((job = s.runner.claim("0s")) != null) {
+            answer.accept(job);
+        }
+    }
+
+    /** Reports a check job as having found no drift. */
+    private static void noDrift(Scenario s, Map<String, Object> job) {
+        s.runner
+                .result(
+                        job.get("job_id"),
+                        Map.of("status", "succeeded", "check", Map.of("drifted", false, "changes_pending", false)))
+                .then()
+                .statusCode(204);
+    }
+
+    /** Answers every check job until none is left, as having found no drift. */
+    private static void finishChecks(Scenario s) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            answerEveryJob(s, job -> noDrift(s, job));
+            return FIVE_ENVIRONMENTS.stream()
+                    .allMatch(env -> checksRunningIn(s, env).isEmpty());
+        });
+    }
+
+    /** The checks of {@code env} queued or running. */
+    private static List<Map<String, Object>> checksRunningIn(Scenario s, String env) {
+        return admin()
+                .get("/api/v1/orgs/{org}/projects/shop/envs/{env}/deployments", s.org, env)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .<Map<String, Object>>getList("items")
+                .stream()
+                .filter(d -> "check".equals(d.get("mode"))
+                        && List.of("queued", "running").contains(d.get("status")))
+                .toList();
     }
 
     @Test
