@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
@@ -13,6 +14,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,15 +35,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A model-based test of the engine: a seeded random sequence of what users and runners do to one environment
  * — manifest changes (resources added, removed, changed, referencing each other), deploy, plan, destroy,
  * rollback, cancel, force, two creations at once, approval required or not (a second member approves or
- * rejects what waits), and runner results that succeed, fail, come late or never (lease expiry) — against the real control plane through the real runner protocol. After every step the
- * environment is compared with a small reference model and the engine's invariants are checked:
+ * rejects what waits), checks whose runner finds drift or none, the reconciles Polystack starts for that drift
+ * (drift of things is reconciled automatically; the reconciler's tick is a step too), and runner results that
+ * succeed, fail, come late or never (lease expiry) — against the real control plane through the real runner
+ * protocol. After every step the environment is compared with a small reference model and the engine's
+ * invariants are checked:
  * <ul>
  *   <li>an environment never has two deployments running (or one running and one awaiting approval), and no
  *   node has two jobs running;</li>
  *   <li>the active resources are the model's: what accepted results applied, minus what they destroyed;</li>
  *   <li>a deploy that succeeded leaves exactly the resources of its manifest (removals are decided when it starts);</li>
  *   <li>no advance ever fails (the engine's failure counter stays 0);</li>
- *   <li>at the end, with a runner that completes everything, every deployment ends.</li>
+ *   <li>at the end, with a runner that completes everything, every deployment ends, the reconciles included.</li>
  * </ul>
  * {@code -Dmodel.seed=N} replays a sequence, {@code -Dmodel.steps=N} runs a longer one (the normal run is 80
  * steps; {@code -Dmodel.steps=800} is the ten times longer run). A failure names the seed, the step and
@@ -69,6 +74,9 @@ class EngineModelTest {
     private static final List<String> ALIASES = List.of("a", "b", "c", "d", "e");
 
     @Inject
+    Reconciler reconciler;
+
+    @Inject
     MeterRegistry meters;
 
     @Inject
@@ -88,6 +96,7 @@ class EngineModelTest {
     private Random random;
     private String approver;
     private boolean gated;
+    private int checks;
 
     @Test
     void aRandomSequenceOfUserAndRunnerOperationsKeepsEveryInvariant() {
@@ -96,6 +105,7 @@ class EngineModelTest {
         random = new Random(seed);
         s = new Scenario(3);
         approver = tokenFor(s.org, "platform-engineer");
+        envType(Map.of());
         double failuresBefore = advanceFailures();
         for (int step = 1; step <= steps; step++) {
             String operation = step(step);
@@ -104,15 +114,20 @@ class EngineModelTest {
         }
         drain();
         check("seed " + seed + ", after draining", failuresBefore);
-        for (String id : deploymentIds) {
+        List<String> all = everyDeployment();
+        assertThat(all)
+                .as("the environment's deployments include every one created")
+                .containsAll(deploymentIds);
+        for (String id : all) {
             assertThat(s.status(id))
                     .as(() -> "seed " + seed + ": deployment " + id + " ended (" + s.deployment(id) + "; engine: "
                             + admin().get("/api/v1/admin/engine").asString() + "); " + String.join("\n", log))
                     .isIn("succeeded", "failed", "cancelled");
         }
         System.out.printf(
-                "EngineModelTest: seed %d, %d steps, %d deployments, all ended, no invariant broken%n",
-                seed, steps, deploymentIds.size());
+                "EngineModelTest: seed %d, %d steps, %d deployments (%d checks; %d reconciles, started by Polystack),"
+                        + " all ended, no invariant broken%n",
+                seed, steps, all.size(), checks, all.size() - deploymentIds.size());
     }
 
     private String step(int step) {
@@ -159,17 +174,68 @@ class EngineModelTest {
         if (dice < 58) {
             return decide();
         }
+        if (dice < 64) {
+            return startCheck();
+        }
+        if (dice < 66) {
+            return "reconcile tick: " + reconciler.reconcileWaiting(Instant.now()) + " started";
+        }
         return runner();
     }
 
     /** The environment type requires approval for deployments, or stops requiring it (for those created after). */
     private String toggleGate() {
         gated = !gated;
-        admin().body(Map.of("approval", gated ? Map.of("deployments", true) : Map.of()))
+        envType(gated ? Map.of("deployments", true) : Map.of());
+        return gated ? "approval required from now on" : "approval no longer required";
+    }
+
+    /** The environment type: drift of things is reconciled automatically; {@code approval} as given. */
+    private void envType(Map<String, Object> approval) {
+        admin().body(Map.of("approval", approval, "reconcile", Map.of("thing", "auto")))
                 .put("/api/v1/orgs/{org}/env-types/production", s.org)
                 .then()
                 .statusCode(200);
-        return gated ? "approval required from now on" : "approval no longer required";
+    }
+
+    /**
+     * A check of the environment, refused while a deployment runs or waits; so the runner first completes what
+     * there is, now and then (else the sequence keeps the environment busy and checks never start).
+     */
+    private String startCheck() {
+        boolean settled = random.nextInt(4) > 0;
+        if (settled) {
+            drain();
+        }
+        Response response = admin().body(Map.of()).post("/api/v1/orgs/{org}/projects/shop/envs/prod/checks", s.org);
+        assertThat(response.statusCode())
+                .as(() -> "check: " + response.asString())
+                .isIn(201, 403, 409);
+        String settling = settled ? "settle, then check" : "check";
+        if (response.statusCode() != 201) {
+            return settling + " -> " + response.statusCode();
+        }
+        String id = response.jsonPath().getString("id");
+        deploymentIds.add(id);
+        checks++;
+        if (!settled || random.nextBoolean()) {
+            return settling + " -> " + id;
+        }
+        // the runner answers the check's jobs at once (drift found or not), and the reconciler looks
+        List<String> found = new ArrayList<>();
+        Map<String, Object> job;
+        while ((job = s.runner.claim("0s")) != null) {
+            boolean drifted = random.nextBoolean();
+            int status = s.runner
+                    .result(
+                            job.get("job_id"),
+                            resultOf(job, job.get("operation").toString(), drifted))
+                    .statusCode();
+            accepted(job, status);
+            found.add(describe(job) + (drifted ? " drifted" : " clean") + " -> " + status);
+        }
+        return settling + " -> " + id + ", answered at once: " + found + "; reconcile tick: "
+                + reconciler.reconcileWaiting(Instant.now()) + " started";
     }
 
     /** A second member approves (or, now and then, rejects) the deployment that waits for approval, if one does. */
@@ -293,7 +359,7 @@ class EngineModelTest {
         String operation = job.get("operation").toString();
         Map<String, Object> body = fail
                 ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
-                : resultOf(job, operation);
+                : resultOf(job, operation, random.nextBoolean());
         int status = s.runner.result(job.get("job_id"), body).statusCode();
         assertThat(status).as("result").isIn(204, 409);
         if (!fail) {
@@ -315,7 +381,11 @@ class EngineModelTest {
         }
     }
 
-    private static Map<String, Object> resultOf(Map<String, Object> job, String operation) {
+    /** A success of {@code operation}; a check finds drift when {@code drifted}. */
+    private static Map<String, Object> resultOf(Map<String, Object> job, String operation, boolean drifted) {
+        if (operation.equals("check")) {
+            return Map.of("status", "succeeded", "check", drifted ? CheckReports.IN_PLACE : CheckReports.CLEAN);
+        }
         String resource = RunnerDriver.resourceOf(job);
         Map<String, Object> outputs = operation.equals("apply")
                 ? Map.of("name", Map.of("value", "out-" + resource, "sensitive", false))
@@ -337,7 +407,7 @@ class EngineModelTest {
         Map<String, Object> job = abandoned.remove(id);
         sleep(2600);
         int status = s.runner
-                .result(id, resultOf(job, job.get("operation").toString()))
+                .result(id, resultOf(job, job.get("operation").toString(), false))
                 .statusCode();
         assertThat(status).as("a result after the lease expired").isEqualTo(409);
         return "late result of " + describe(job) + " -> " + status;
@@ -363,14 +433,34 @@ class EngineModelTest {
                         s.runner
                                 .result(
                                         job.get("job_id"),
-                                        resultOf(job, job.get("operation").toString()))
+                                        resultOf(job, job.get("operation").toString(), false))
                                 .statusCode());
             }
         }
     }
 
+    /** Every deployment of the environment: those the sequence created, and the reconciles Polystack started. */
+    private List<String> everyDeployment() {
+        List<String> ids = new ArrayList<>();
+        String token = null;
+        do {
+            var request = admin().queryParam("limit", 500);
+            if (token != null) {
+                request.queryParam("page_token", token);
+            }
+            var page = request.get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", s.org)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            ids.addAll(page.getList("items.id", String.class));
+            token = page.getString("next_page_token");
+        } while (token != null);
+        return ids;
+    }
+
     private List<String> unfinished() {
-        return deploymentIds.stream()
+        return everyDeployment().stream()
                 .filter(id -> !Set.of("succeeded", "failed", "cancelled").contains(s.status(id)))
                 .toList();
     }

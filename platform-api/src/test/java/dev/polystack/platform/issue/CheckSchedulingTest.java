@@ -1,6 +1,7 @@
 package dev.polystack.platform.issue;
 
 import dev.polystack.platform.deployment.CheckScheduler;
+import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
@@ -264,9 +265,7 @@ class CheckSchedulingTest {
     /** Reports a check job as having found no drift. */
     private static void noDrift(Scenario s, Map<String, Object> job) {
         s.runner
-                .result(
-                        job.get("job_id"),
-                        Map.of("status", "succeeded", "check", Map.of("drifted", false, "changes_pending", false)))
+                .result(job.get("job_id"), Map.of("status", "succeeded", "check", CheckReports.CLEAN))
                 .then()
                 .statusCode(204);
     }

@@ -1,6 +1,7 @@
 package dev.polystack.platform.issue;
 
 import dev.polystack.platform.deployment.Reconciler;
+import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
@@ -34,22 +35,6 @@ class ReconcileTest {
 
     private static final String ENV = "/api/v1/orgs/{org}/projects/shop/envs/prod";
 
-    private static final Map<String, Object> IN_PLACE = Map.of(
-            "drifted",
-            true,
-            "changes_pending",
-            true,
-            "drift",
-            List.of(Map.of(
-                    "address",
-                    "module.main.terraform_data.this",
-                    "actions",
-                    List.of("update"),
-                    "attributes",
-                    List.of(Map.of("path", "input", "before", "x", "after", "y")))),
-            "changes",
-            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
-
     private static final Map<String, Object> REPLACE = Map.of(
             "drifted",
             false,
@@ -57,8 +42,6 @@ class ReconcileTest {
             true,
             "changes",
             List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
-
-    private static final Map<String, Object> CLEAN = Map.of("drifted", false, "changes_pending", false);
 
     @Inject
     Reconciler reconciler;
@@ -85,7 +68,7 @@ class ReconcileTest {
         return s;
     }
 
-    /** Runs a check whose runner reports {@code reports} by resource id (CLEAN for the others). */
+    /** Runs a check whose runner reports {@code reports} by resource id (CheckReports.CLEAN for the others). */
     private static void check(Scenario s, Map<String, Map<String, Object>> reports) {
         String check = admin().body(Map.of())
                 .post(ENV + "/checks", s.org)
@@ -97,7 +80,11 @@ class ReconcileTest {
                 .forEach((resource, job) -> s.runner
                         .result(
                                 job.get("job_id"),
-                                Map.of("status", "succeeded", "check", reports.getOrDefault(resource, CLEAN)))
+                                Map.of(
+                                        "status",
+                                        "succeeded",
+                                        "check",
+                                        reports.getOrDefault(resource, CheckReports.CLEAN)))
                         .then()
                         .statusCode(204));
         assertThat(s.status(check)).isEqualTo("succeeded");
@@ -137,7 +124,7 @@ class ReconcileTest {
     @Test
     void autoDriftIsPutBackByADeploymentOfTheDriftedResourceOnly() {
         Scenario s = deployed("auto");
-        check(s, Map.of("app.a", IN_PLACE));
+        check(s, Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
         Map<String, Object> reconcile = startedReconcile(s);
@@ -172,7 +159,7 @@ class ReconcileTest {
     @Test
     void aReconciledResourceKeepsWhatItDependsOnSoTheEnvironmentIsStillTornDownInOrder() {
         Scenario s = deployed("auto", graph("a", List.of(), "b", List.of("a")));
-        check(s, Map.of("app.b", IN_PLACE));
+        check(s, Map.of("app.b", CheckReports.IN_PLACE));
         String id = (String) startedReconcile(s).get("id");
         var jobs = s.claimAll();
         assertThat(jobs).as("only the drifted dependent is applied").containsOnlyKeys("app.b");
@@ -215,7 +202,7 @@ class ReconcileTest {
         rules.forEach(rule -> admin().delete("/api/v1/orgs/{org}/module-rules/{id}", s.org, rule)
                 .then()
                 .statusCode(204));
-        check(s, Map.of("app.a", IN_PLACE));
+        check(s, Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
         Map<String, Object> reconcile = startedReconcile(s);
@@ -241,7 +228,7 @@ class ReconcileTest {
         Scenario auto = deployed("auto");
         check(auto, Map.of("app.a", REPLACE));
         Scenario observed = deployed(null);
-        check(observed, Map.of("app.a", IN_PLACE));
+        check(observed, Map.of("app.a", CheckReports.IN_PLACE));
 
         Map<String, Object> fix = startedReconcile(auto);
         assertThat(fix.get("approval"))
@@ -269,7 +256,7 @@ class ReconcileTest {
     @Test
     void underApproveTheFixIsPlannedWaitsForASecondMemberAndResolvesTheIssueOnceApplied() {
         Scenario s = deployed("approve");
-        check(s, Map.of("app.a", IN_PLACE));
+        check(s, Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
         Map<String, Object> fix = startedReconcile(s);
         String id = (String) fix.get("id");
@@ -311,7 +298,7 @@ class ReconcileTest {
     @Test
     void aDeploymentRunningOrWaitingGoesFirstTheReconcileStartsAfterIt() {
         Scenario s = deployed(null);
-        check(s, Map.of("app.a", IN_PLACE));
+        check(s, Map.of("app.a", CheckReports.IN_PLACE));
         admin().body(Map.of("reconcile", Map.of("thing", "auto")))
                 .put("/api/v1/orgs/{org}/env-types/production", s.org)
                 .then()
