@@ -3,6 +3,7 @@ package dev.polystack.platform.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -179,26 +180,7 @@ class WebhookTest {
         s.claimAll()
                 .values()
                 .forEach(job -> s.runner
-                        .result(
-                                job.get("job_id"),
-                                Map.of(
-                                        "status",
-                                        "succeeded",
-                                        "check",
-                                        Map.of(
-                                                "drifted",
-                                                true,
-                                                "changes_pending",
-                                                true,
-                                                "drift",
-                                                List.of(Map.of(
-                                                        "address",
-                                                        "module.main.terraform_data.this",
-                                                        "actions",
-                                                        List.of("update"),
-                                                        "attributes",
-                                                        List.of(Map.of(
-                                                                "path", "input", "before", "x", "after", "y")))))))
+                        .result(job.get("job_id"), Map.of("status", "succeeded", "check", CheckReports.IN_PLACE))
                         .then()
                         .statusCode(204));
         s.create(Map.of("mode", "deploy", "force", true)).then().statusCode(201);
