@@ -114,7 +114,7 @@ class EngineModelTest {
         }
         drain();
         check("seed " + seed + ", after draining", failuresBefore);
-        List<String> all = everyDeployment();
+        List<String> all = List.copyOf(everyDeployment().keySet());
         assertThat(all)
                 .as("the environment's deployments include every one created")
                 .containsAll(deploymentIds);
@@ -439,9 +439,12 @@ class EngineModelTest {
         }
     }
 
-    /** Every deployment of the environment: those the sequence created, and the reconciles Polystack started. */
-    private List<String> everyDeployment() {
-        List<String> ids = new ArrayList<>();
+    /**
+     * Every deployment of the environment, by id, with its status: those the sequence created, and the reconciles
+     * Polystack started.
+     */
+    private Map<String, String> everyDeployment() {
+        Map<String, String> statuses = new LinkedHashMap<>();
         String token = null;
         do {
             var request = admin().queryParam("limit", 500);
@@ -453,15 +456,18 @@ class EngineModelTest {
                     .statusCode(200)
                     .extract()
                     .jsonPath();
-            ids.addAll(page.getList("items.id", String.class));
+            page.<Map<String, Object>>getList("items")
+                    .forEach(d ->
+                            statuses.put(d.get("id").toString(), d.get("status").toString()));
             token = page.getString("next_page_token");
         } while (token != null);
-        return ids;
+        return statuses;
     }
 
     private List<String> unfinished() {
-        return everyDeployment().stream()
-                .filter(id -> !Set.of("succeeded", "failed", "cancelled").contains(s.status(id)))
+        return everyDeployment().entrySet().stream()
+                .filter(d -> !Set.of("succeeded", "failed", "cancelled").contains(d.getValue()))
+                .map(Map.Entry::getKey)
                 .toList();
     }
 
