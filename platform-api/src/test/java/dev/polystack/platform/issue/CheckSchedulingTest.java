@@ -68,8 +68,13 @@ class CheckSchedulingTest {
     }
 
     private static List<Map<String, Object>> checks(Scenario s) {
+        return checks(s, "prod");
+    }
+
+    /** The checks of {@code env}, a project {@code shop}'s environment of the scenario's organization. */
+    private static List<Map<String, Object>> checks(Scenario s, String env) {
         return admin()
-                .get(ENV + "/deployments", s.org)
+                .get("/api/v1/orgs/{org}/projects/shop/envs/{env}/deployments", s.org, env)
                 .then()
                 .statusCode(200)
                 .extract()
@@ -281,16 +286,8 @@ class CheckSchedulingTest {
 
     /** The checks of {@code env} queued or running. */
     private static List<Map<String, Object>> checksRunningIn(Scenario s, String env) {
-        return admin()
-                .get("/api/v1/orgs/{org}/projects/shop/envs/{env}/deployments", s.org, env)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .<Map<String, Object>>getList("items")
-                .stream()
-                .filter(d -> "check".equals(d.get("mode"))
-                        && List.of("queued", "running").contains(d.get("status")))
+        return checks(s, env).stream()
+                .filter(d -> List.of("queued", "running").contains(d.get("status")))
                 .toList();
     }
 
