@@ -160,7 +160,8 @@ public class DeploymentResource {
         }
         DeploymentView view = deployments.get(scope, project, env, id);
         RestResponse.ResponseBuilder<DeploymentView> answer = RestResponse.ResponseBuilder.ok(view);
-        DeploymentService.endedTag(view.id(), view.finishedAt())
+        deployments
+                .endedTag(view.id(), view.finishedAt())
                 .ifPresent(value -> answer.tag(EntityTags.weak(value)).header("Cache-Control", EntityTags.REVALIDATE));
         return answer.build();
     }

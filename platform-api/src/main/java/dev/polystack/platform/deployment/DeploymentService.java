@@ -1078,8 +1078,9 @@ public class DeploymentService {
     /**
      * The ETag of an environment's resource graph while nothing can change it: no deployment of the environment
      * is queued or running (only jobs of deployments change active resources and the statuses shown). It names
-     * the newest deployment, which every later change needs to come after; empty while one is queued or runs.
-     * Read before the graph, so an answer is never older than its tag.
+     * the newest deployment, which every later change needs to come after, and the database's newest migration
+     * (an upgrade may rewrite what the graph is made of); empty while one is queued or runs. Read before the graph,
+     * so an answer is never older than its tag.
      */
     public Optional<String> resourceGraphTag(OrgScope scope, String project, String env, boolean withOutputs) {
         // one statement outside a transaction, since a client that has the graph asks often; an unknown
@@ -1089,32 +1090,48 @@ public class DeploymentService {
                         select cast(e.id as text),
                                (select count(*) from deployment d where d.environment_id = e.id and d.status in ('queued', 'running', 'awaiting_approval')),
                                (select cast(d.id as text) from deployment d where d.environment_id = e.id
-                                order by d.created_at desc, d.id desc limit 1)
+                                order by d.created_at desc, d.id desc limit 1),
+                               (%s)
                         from environment e join project p on p.id = e.project_id
-                        where p.org_id = ? and p.slug = ? and e.slug = ?""",
+                        where p.org_id = ? and p.slug = ? and e.slug = ?""".formatted(NEWEST_MIGRATION),
                 row -> row.getLong(2) > 0
                         ? null
                         : EntityTags.of(
                                 "graph",
                                 row.getString(1),
                                 Objects.requireNonNullElse(row.getString(3), "none"),
-                                withOutputs ? "outputs" : "plain"),
+                                withOutputs ? "outputs" : "plain",
+                                "schema " + row.getLong(4)),
                 scope.orgId(),
                 project,
                 env);
     }
 
     /** The ETag of a deployment that has ended (it no longer changes); empty before. */
-    @Transactional
     public Optional<String> endedTag(OrgScope scope, String project, String env, UUID id) {
-        Deployment deployment = require(environments.reference(scope, project, env), id);
-        return endedTag(deployment.id(), deployment.finishedAt());
+        Instant finishedAt = QuarkusTransaction.joiningExisting()
+                .call(() ->
+                        require(environments.reference(scope, project, env), id).finishedAt());
+        return endedTag(id, finishedAt);
     }
 
-    /** A deployment has its end time once it has ended, and never changes after. */
-    public static Optional<String> endedTag(UUID id, Instant finishedAt) {
-        return finishedAt == null ? Optional.empty() : Optional.of(EntityTags.of("deployment", id, finishedAt));
+    /**
+     * A deployment has its end time once it has ended, and never changes after, except by an upgrade's migration:
+     * the tag names the database's newest migration too.
+     */
+    public Optional<String> endedTag(UUID id, Instant finishedAt) {
+        if (finishedAt == null) {
+            return Optional.empty();
+        }
+        long schema = autocommit.first(NEWEST_MIGRATION, row -> row.getLong(1)).orElse(0L);
+        return Optional.of(EntityTags.of("deployment", id, finishedAt, "schema " + schema));
     }
+
+    /**
+     * The rank of the database's newest migration (Flyway's history): it moves when an upgrade migrates the
+     * database, whose migration may rewrite what answers kept by clients under their ETags were made of.
+     */
+    private static final String NEWEST_MIGRATION = "select max(installed_rank) from flyway_schema_history";
 
     private Deployment require(EnvironmentRef environment, UUID id) {
         return deployments

@@ -4,11 +4,13 @@ import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -17,6 +19,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
@@ -35,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResourceGraphCachingTest {
 
     private static final String GRAPH = "/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph";
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @Test
     void aSettledGraphAnswers304ToItsETagAndANewDeploymentChangesIt() {
@@ -193,5 +200,56 @@ class ResourceGraphCachingTest {
         assertThat(etag).isNotBlank();
         assertThat(admin().header("If-None-Match", etag).get(path, s.org, id).statusCode())
                 .isEqualTo(304);
+    }
+
+    /**
+     * An upgrade whose migration rewrites what the answers are made of (V31 rewrote every active resource's
+     * dependencies) must not leave clients with answers from before it: the tags of graphs and of ended deployments
+     * name the database's newest migration. The migration is simulated by the row Flyway writes when it applies one
+     * (a version later than any this build ships, which Flyway's validation ignores at the next start), removed after.
+     */
+    @Test
+    void aMigrationOfTheDatabaseChangesTheTagsOfGraphsAndOfEndedDeployments() throws Exception {
+        Scenario s = new Scenario(4);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        s.claimAll().values().forEach(s::succeed);
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        String deployment = "/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}";
+        String graphTag =
+                admin().get(GRAPH, s.org).then().statusCode(200).extract().header("ETag");
+        String deploymentTag = admin().get(deployment, s.org, id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .header("ETag");
+        assertThat(admin().header("If-None-Match", graphTag).get(GRAPH, s.org).statusCode())
+                .isEqualTo(304);
+
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate("""
+                    insert into flyway_schema_history (installed_rank, version, description, type, script, checksum,
+                        installed_by, execution_time, success)
+                    select max(installed_rank) + 1, '9999', 'a later release', 'SQL', 'V9999__a_later_release.sql', 0,
+                        current_user, 1, true
+                    from flyway_schema_history""");
+            try {
+                Response graphRead = admin().header("If-None-Match", graphTag).get(GRAPH, s.org);
+                graphRead.then().statusCode(200);
+                assertThat(graphRead.header("ETag")).isNotBlank().isNotEqualTo(graphTag);
+                Response deploymentRead =
+                        admin().header("If-None-Match", deploymentTag).get(deployment, s.org, id);
+                deploymentRead.then().statusCode(200);
+                assertThat(deploymentRead.header("ETag")).isNotBlank().isNotEqualTo(deploymentTag);
+                assertThat(admin().header("If-None-Match", graphRead.header("ETag"))
+                                .get(GRAPH, s.org)
+                                .statusCode())
+                        .as("the new tag is stable")
+                        .isEqualTo(304);
+            } finally {
+                statement.executeUpdate("delete from flyway_schema_history where version = '9999'");
+            }
+        }
     }
 }
