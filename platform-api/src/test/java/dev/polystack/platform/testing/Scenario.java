@@ -227,7 +227,12 @@ public final class Scenario {
         Map<String, Map<String, Object>> jobs = new LinkedHashMap<>();
         Map<String, Object> job;
         while ((job = runner.claim("0s")) != null) {
-            jobs.put(RunnerDriver.resourceOf(job), job);
+            String resource = RunnerDriver.resourceOf(job);
+            if (jobs.putIfAbsent(resource, job) != null) {
+                // the job would be dropped, claimed by nobody who answers it, until its lease ran out
+                throw new IllegalStateException("two claimed jobs are for " + resource
+                        + " (environments with the same resources?): answer the jobs one by one instead");
+            }
         }
         return jobs;
     }
