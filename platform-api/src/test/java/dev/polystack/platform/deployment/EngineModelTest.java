@@ -9,6 +9,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -44,6 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>an environment never has two deployments running (or one running and one awaiting approval), and no
  *   node has two jobs running;</li>
  *   <li>the active resources are the model's: what accepted results applied, minus what they destroyed;</li>
+ *   <li>each active resource's recorded dependencies are those its last accepted apply was given: a deploy's
+ *   manifest's, a rollback's target's (where the last apply was a reconcile Polystack started, the model does
+ *   not know them and does not check);</li>
  *   <li>a deploy that succeeded leaves exactly the resources of its manifest (removals are decided when it starts);</li>
  *   <li>no advance ever fails (the engine's failure counter stays 0);</li>
  *   <li>at the end, with a runner that completes everything, every deployment ends, the reconciles included.</li>
@@ -86,6 +91,17 @@ class EngineModelTest {
     private final Set<String> active = new TreeSet<>();
 
     private final Map<String, Set<String>> manifestOf = new HashMap<>();
+    /** Each deploy's dependencies by resource, as its manifest declared them when it was created. */
+    private final Map<String, Map<String, Set<String>>> dependenciesOf = new HashMap<>();
+    /** Each rollback's target. */
+    private final Map<String, String> rollbackTo = new HashMap<>();
+    /**
+     * The dependencies each active resource was last applied with, where the model knows them: a reconcile that
+     * Polystack started applies the manifest of its moment, which the model does not follow.
+     */
+    private final Map<String, Set<String>> appliedDependencies = new TreeMap<>();
+
+    private Map<String, Set<String>> dependencies = Map.of();
     private final Map<String, Map<String, Object>> held = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> abandoned = new LinkedHashMap<>();
     private final List<String> deploymentIds = new ArrayList<>();
@@ -97,6 +113,8 @@ class EngineModelTest {
     private String approver;
     private boolean gated;
     private int checks;
+    /** How many times a resource with dependencies had them compared (the invariant is not empty). */
+    private int dependencyChecks;
 
     @Test
     void aRandomSequenceOfUserAndRunnerOperationsKeepsEveryInvariant() {
@@ -126,8 +144,8 @@ class EngineModelTest {
         }
         System.out.printf(
                 "EngineModelTest: seed %d, %d steps, %d deployments (%d checks; %d reconciles, started by Polystack),"
-                        + " all ended, no invariant broken%n",
-                seed, steps, all.size(), checks, all.size() - deploymentIds.size());
+                        + " all ended, no invariant broken (%d comparisons of a resource's dependencies)%n",
+                seed, steps, all.size(), checks, all.size() - deploymentIds.size(), dependencyChecks);
     }
 
     private String step(int step) {
@@ -283,6 +301,11 @@ class EngineModelTest {
         }
         s.manifest(graph, sizes);
         manifest = new TreeSet<>(chosen);
+        Map<String, Set<String>> declared = new HashMap<>();
+        graph.forEach((alias, upstream) -> declared.put(
+                "app." + alias,
+                Set.copyOf(upstream.stream().map(u -> "app." + u).toList())));
+        dependencies = Map.copyOf(declared);
         return "manifest " + graph + " sizes " + sizes;
     }
 
@@ -325,6 +348,10 @@ class EngineModelTest {
             if ("deploy".equals(body.get("mode"))) {
                 manifestOf.put(
                         id, Set.copyOf(manifest.stream().map(a -> "app." + a).toList()));
+                dependenciesOf.put(id, dependencies);
+            }
+            if ("rollback".equals(body.get("mode"))) {
+                rollbackTo.put(id, body.get("rollback_to").toString());
             }
         }
         return "create " + body + " -> " + id;
@@ -376,8 +403,33 @@ class EngineModelTest {
         String resource = RunnerDriver.resourceOf(job);
         if (job.get("operation").equals("apply")) {
             active.add(resource);
+            Set<String> applied = declaredDependencies(job.get("deployment_id").toString(), resource);
+            if (applied == null) {
+                appliedDependencies.remove(resource);
+            } else {
+                appliedDependencies.put(resource, applied);
+            }
         } else if (job.get("operation").equals("destroy")) {
             active.remove(resource);
+            appliedDependencies.remove(resource);
+        }
+    }
+
+    /**
+     * What an apply of {@code deployment} gives {@code resource} as dependencies: a deploy's are its manifest's, a
+     * rollback's are its target's (README: a rollback applies again what its target applied, with its inputs);
+     * null when the model does not know (a reconcile Polystack started, a target it did not create).
+     */
+    private Set<String> declaredDependencies(String deployment, String resource) {
+        synchronized (deploymentIds) {
+            for (int hops = 0; deployment != null && hops <= deploymentIds.size(); hops++) {
+                Map<String, Set<String>> declared = dependenciesOf.get(deployment);
+                if (declared != null) {
+                    return declared.get(resource);
+                }
+                deployment = rollbackTo.get(deployment);
+            }
+            return null;
         }
     }
 
@@ -493,17 +545,24 @@ class EngineModelTest {
         assertThat(doubled)
                 .as(() -> where + ": nodes with two running jobs\n" + history)
                 .isEmpty();
-        List<String> actual = admin()
-                .get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
+        JsonPath graph = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/resource-graph", s.org)
                 .then()
                 .statusCode(200)
                 .extract()
-                .jsonPath()
-                .getList("nodes.id", String.class)
-                .stream()
-                .sorted()
-                .toList();
+                .jsonPath();
+        List<String> actual =
+                graph.getList("nodes.id", String.class).stream().sorted().toList();
         assertThat(actual).as(() -> where + ": active resources\n" + history).containsExactlyElementsOf(active);
+        Map<String, Set<String>> edges = new TreeMap<>();
+        List<Map<String, Object>> recorded = graph.getList("edges");
+        // an edge names whole identities (type/class/id); the model, ids
+        recorded.forEach(edge -> edges.computeIfAbsent(idOf(edge.get("from")), k -> new TreeSet<>())
+                .add(idOf(edge.get("to"))));
+        appliedDependencies.values().stream().filter(d -> !d.isEmpty()).forEach(d -> dependencyChecks++);
+        appliedDependencies.forEach((resource, expected) -> assertThat(edges.getOrDefault(resource, Set.of()))
+                .as(() -> where + ": the dependencies recorded for " + resource + ", which its last apply was given\n"
+                        + history)
+                .containsExactlyInAnyOrderElementsOf(expected));
         for (Map<String, Object> deployment : deployments) {
             Set<String> expected = manifestOf.get(deployment.get("id").toString());
             if (expected != null
@@ -517,6 +576,12 @@ class EngineModelTest {
         assertThat(advanceFailures() - failuresBefore)
                 .as(() -> where + ": advances that failed\n" + history)
                 .isZero();
+    }
+
+    /** The id of a resource named by its whole identity, {@code thing/default/app.a}. */
+    private static String idOf(Object identity) {
+        String whole = identity.toString();
+        return whole.substring(whole.lastIndexOf('/') + 1);
     }
 
     /** The deployment that ended last, when nothing has run since. */
