@@ -61,7 +61,31 @@ describe('EnginePage', () => {
     expect(screen.getByRole('heading', { name: 'Queues (1)' })).toBeInTheDocument()
     expect(screen.getByText('No deployment has been running for more than 30 minutes.')).toBeInTheDocument()
     expect(screen.getByText('This replica has seen no advance fail.')).toBeInTheDocument()
+    expect(screen.getByText('Every scheduled check that was due could start.')).toBeInTheDocument()
     expect(api.calls).toEqual(['GET /api/v1/admin/engine'])
+  })
+
+  it('lists the environments whose scheduled check could not start, with the reason', async () => {
+    mockApi({
+      'GET /api/v1/admin/engine': (): Schemas['EngineDiagnostics'] => ({
+        stalled: [],
+        long_running: [],
+        queues: [],
+        waiting_jobs: [],
+        recent_failures: [],
+        checks_not_started: [
+          {
+            ...where,
+            reason: 'could not start: an unexpected error (log reference 0f0e0d0c-0b0a-4908-8706-050403020100)',
+            at: '2026-12-05T04:00:00Z',
+          },
+        ],
+      }),
+    })
+    page()
+    const row = (await screen.findByText(/log reference 0f0e0d0c/)).closest('tr')!
+    expect(within(row).getByRole('link', { name: 'acme/shop/prod' })).toHaveAttribute('href', '/orgs/acme/projects/shop/envs/prod')
+    expect(screen.getByRole('heading', { name: 'Scheduled checks that could not start (1)' })).toBeInTheDocument()
   })
 
   it('says when the caller may not see it', async () => {

@@ -76,6 +76,7 @@ function Sections({ data }: { data: Diagnostics }) {
   const queues = data.queues ?? []
   const waiting = data.waiting_jobs ?? []
   const failures = data.recent_failures ?? []
+  const checksNotStarted = data.checks_not_started ?? []
   return (
     <>
       <section aria-labelledby="engine-stalled">
@@ -192,6 +193,37 @@ function Sections({ data }: { data: Diagnostics }) {
           <Empty>This replica has seen no advance fail.</Empty>
         )}
       </section>
+      <section aria-labelledby="engine-checks">
+        <h2 id="engine-checks">Scheduled checks that could not start ({checksNotStarted.length})</h2>
+        {checksNotStarted.length ? (
+          <table>
+            <thead>
+              <tr>
+                <th>Environment</th>
+                <th>Reason</th>
+                <th>Last try</th>
+              </tr>
+            </thead>
+            <tbody>
+              {checksNotStarted.map((c) => (
+                <tr key={`${c.org}/${c.project}/${c.env}`}>
+                  <td>
+                    <Link to={`/orgs/${c.org}/projects/${c.project}/envs/${c.env}`}>
+                      <Where d={c} />
+                    </Link>
+                  </td>
+                  <td>{c.reason}</td>
+                  <td>
+                    <Time value={c.at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <Empty>Every scheduled check that was due could start.</Empty>
+        )}
+      </section>
     </>
   )
 }
@@ -207,7 +239,7 @@ export function EnginePage() {
     <>
       <PageHeader
         title="Deployment engine"
-        subtitle="Across every organization: deployments that cannot advance and why, long runs, jobs no runner took, queues, and this replica's recent advance failures. Refreshes every 10 seconds."
+        subtitle="Across every organization: deployments that cannot advance and why, long runs, jobs no runner took, queues, this replica's recent advance failures, and scheduled checks that could not start. Refreshes every 10 seconds."
       />
       <Async query={query} what="the engine's state">
         {(data) => <Sections data={data} />}

@@ -101,9 +101,7 @@ public class CheckScheduler {
                     started++;
                 }
             } catch (RuntimeException e) {
-                LOG.warnf(
-                        "Could not start the scheduled check of environment %s: %s",
-                        due.environmentId(), e.getMessage());
+                failed(due.environmentId(), e, now);
             }
         }
         // looked at: behind every environment not looked at since, whether its check started, had to wait (for its
@@ -117,6 +115,35 @@ public class CheckScheduler {
                             .executeUpdate());
         }
         return started;
+    }
+
+    /**
+     * Logs why an environment's scheduled check could not start, and records it on the environment for the
+     * engine's diagnostics; what is recorded names a log reference, never the error itself (it may quote values).
+     */
+    private void failed(UUID environmentId, RuntimeException e, Instant now) {
+        String reference = UUID.randomUUID().toString();
+        LOG.errorf(
+                e,
+                "Could not start the scheduled check of environment %s (reference %s); it is tried again at a later"
+                        + " look",
+                environmentId,
+                reference);
+        String reason = "could not start: an unexpected error (log reference " + reference + ")";
+        try {
+            QuarkusTransaction.requiringNew()
+                    .run(() -> entityManager
+                            .createNativeQuery(
+                                    "update environment set check_failed_reason = ?1, check_failed_at = ?2 where id = ?3")
+                            .setParameter(1, reason)
+                            .setParameter(2, now)
+                            .setParameter(3, environmentId)
+                            .executeUpdate());
+        } catch (RuntimeException again) {
+            LOG.warnf(
+                    "Could not record that the check of environment %s could not start: %s",
+                    environmentId, again.getMessage());
+        }
     }
 
     /**

@@ -270,6 +270,13 @@ public class DeploymentService {
         deployments.persist(deployment);
         deployments.flush();
         engine.advanceLocked(deployments.lock(deployment.id()));
+        // it starts: an earlier look's failure to start it is over
+        deployments
+                .getEntityManager()
+                .createNativeQuery("update environment set check_failed_reason = null, check_failed_at = null"
+                        + " where id = ?1 and check_failed_reason is not null")
+                .setParameter(1, environmentId)
+                .executeUpdate();
         return true;
     }
 

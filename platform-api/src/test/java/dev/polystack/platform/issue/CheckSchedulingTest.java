@@ -145,9 +145,84 @@ class CheckSchedulingTest {
         Scenario other = deployed();
         scheduleType(broken, Map.of("interval_minutes", 30));
         scheduleType(other, Map.of("interval_minutes", 30));
+        // more than the scheduler looks at in one go (100)
+        copyProd(broken, 110, ownChecks);
+        try {
+            assertThat(scheduler.startDue(later))
+                    .as("the first 100 due are the copies; none starts")
+                    .isZero();
+            assertThat(startedIn(other, later))
+                    .as("at the next look, environments not tried yet go first")
+                    .isEqualTo(1);
+        } finally {
+            removeCopies();
+        }
+    }
+
+    /**
+     * A scheduled check that cannot start is shown to instance administrators in the engine's diagnostics, with a
+     * reason that names a log reference and nothing of the error itself, until a scheduled check of the environment
+     * starts; before, it was only a WARN line at every look.
+     */
+    @Test
+    void aScheduledCheckThatCannotStartIsShownInTheEnginesDiagnosticsUntilOneStarts() throws SQLException {
+        Scenario broken = deployed();
+        scheduleType(broken, Map.of("interval_minutes", 30));
+        copyProd(broken, 1, null);
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        try {
+            assertThat(startedIn(broken, later))
+                    .as("prod's check starts, the copy's cannot")
+                    .isEqualTo(1);
+            assertThat(checksNotStarted(broken)).singleElement().satisfies(entry -> {
+                assertThat(entry.get("project")).isEqualTo("shop");
+                assertThat(entry.get("env")).isEqualTo("copy-1");
+                assertThat(entry.get("reason").toString())
+                        .matches("could not start: an unexpected error \\(log reference [0-9a-f-]{36}\\)");
+                assertThat(entry.get("at")).isNotNull();
+            });
+        } finally {
+            removeCopies();
+        }
+
+        // as if an earlier look had failed for prod: its next scheduled check that starts clears it
+        broken.claimAll().values().forEach(job -> noDrift(broken, job));
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement failed = connection.prepareStatement("""
+                        update environment set check_failed_reason = 'could not start: at an earlier look',
+                            check_failed_at = now()
+                        where slug = 'prod' and org_id = (select id from organization where slug = ?)""")) {
+            failed.setString(1, broken.org);
+            assertThat(failed.executeUpdate()).isEqualTo(1);
+        }
+        assertThat(checksNotStarted(broken))
+                .extracting(entry -> entry.get("env"))
+                .containsExactly("prod");
+        assertThat(startedIn(broken, later.plus(Duration.ofHours(1)))).isEqualTo(1);
+        assertThat(checksNotStarted(broken)).isEmpty();
+    }
+
+    /** The scheduled checks of the scenario's organization that could not start, as the engine's diagnostics list them. */
+    private static List<Map<String, Object>> checksNotStarted(Scenario s) {
+        return admin()
+                .get("/api/v1/admin/engine")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .<Map<String, Object>>getList("checks_not_started")
+                .stream()
+                .filter(entry -> s.org.equals(entry.get("org")))
+                .toList();
+    }
+
+    /**
+     * {@code count} copies of the prod environment of {@code broken}'s organization, made by SQL with ids before
+     * every other environment's, given {@code ownChecks} (else their type's schedule). Inside their window their
+     * checks cannot start: a resource's sealed values are bound to the environment they were sealed for.
+     */
+    private void copyProd(Scenario broken, int count, String ownChecks) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            // more than the scheduler looks at in one go (100). Inside their window their checks cannot start: a
-            // resource's sealed values are bound to the environment they were sealed for
             String prod = "select e.id from environment e join organization o on o.id = e.org_id"
                     + " where o.slug = ? and e.slug = 'prod'";
             try (PreparedStatement copy = connection.prepareStatement("""
@@ -156,10 +231,11 @@ class CheckSchedulingTest {
                     select ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, org_id, project_id,
                            'copy-' || g, env_type_id, status, created_at, updated_at, version, managed_by, is_protected,
                            coalesce(cast(? as jsonb), checks)
-                    from environment, generate_series(1, 110) g where id = (%s)""".formatted(prod))) {
+                    from environment, generate_series(1, ?) g where id = (%s)""".formatted(prod))) {
                 copy.setString(1, ownChecks);
-                copy.setString(2, broken.org);
-                assertThat(copy.executeUpdate()).isEqualTo(110);
+                copy.setInt(2, count);
+                copy.setString(3, broken.org);
+                assertThat(copy.executeUpdate()).isEqualTo(count);
             }
             try (PreparedStatement copy = connection.prepareStatement("""
                     insert into active_resource (id, environment_id, res_type, res_class, res_id, module_id, module_slug,
@@ -170,27 +246,22 @@ class CheckSchedulingTest {
                            res_class, res_id, module_id, module_slug, module_version, runner_id, spec, inputs_digest,
                            resolved, outputs, sensitive_outputs, tofu_resources, dependencies, last_deployment_id,
                            created_at, updated_at, digest_parts
-                    from active_resource, generate_series(1, 110) g where environment_id = (%s)""".formatted(prod))) {
-                copy.setString(1, broken.org);
-                assertThat(copy.executeUpdate()).isEqualTo(110);
+                    from active_resource, generate_series(1, ?) g where environment_id = (%s)""".formatted(prod))) {
+                copy.setInt(1, count);
+                copy.setString(2, broken.org);
+                assertThat(copy.executeUpdate()).isEqualTo(count);
             }
         }
-        try {
-            assertThat(scheduler.startDue(later))
-                    .as("the first 100 due are the copies; none starts")
-                    .isZero();
-            assertThat(startedIn(other, later))
-                    .as("at the next look, environments not tried yet go first")
-                    .isEqualTo(1);
-        } finally {
-            // the copies would be tried at every later look of this database's schedulers
-            try (Connection connection = dataSource.getConnection();
-                    Statement statement = connection.createStatement()) {
-                String copies = "in (select id from environment where slug like 'copy-%'"
-                        + " and id < '00000000-0000-0000-0000-000000001000')";
-                statement.executeUpdate("delete from active_resource where environment_id " + copies);
-                statement.executeUpdate("delete from environment where id " + copies);
-            }
+    }
+
+    /** The copies would be tried at every later look of this database's schedulers. */
+    private void removeCopies() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
+            String copies = "in (select id from environment where slug like 'copy-%'"
+                    + " and id < '00000000-0000-0000-0000-000000001000')";
+            statement.executeUpdate("delete from active_resource where environment_id " + copies);
+            statement.executeUpdate("delete from environment where id " + copies);
         }
     }
 

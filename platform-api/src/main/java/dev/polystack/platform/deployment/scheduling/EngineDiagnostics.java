@@ -91,7 +91,17 @@ public class EngineDiagnostics {
         synchronized (failures) {
             recent = List.copyOf(failures);
         }
-        return new EngineDiagnosticsView(stalled, longRunning, queues, waiting, recent);
+        @SuppressWarnings("unchecked")
+        List<Object[]> checkRows =
+                entityManager.createNativeQuery("""
+                        select o.slug, p.slug, e.slug, e.check_failed_reason, e.check_failed_at from environment e
+                        join project p on p.id = e.project_id join organization o on o.id = e.org_id
+                        where e.check_failed_reason is not null order by e.check_failed_at desc limit """ + " " + LIMIT).getResultList();
+        List<EngineDiagnosticsView.CheckNotStarted> checksNotStarted = checkRows.stream()
+                .map(r -> new EngineDiagnosticsView.CheckNotStarted(
+                        (String) r[0], (String) r[1], (String) r[2], (String) r[3], instant(r[4])))
+                .toList();
+        return new EngineDiagnosticsView(stalled, longRunning, queues, waiting, recent, checksNotStarted);
     }
 
     private List<EngineDiagnosticsView.DeploymentEntry> deployments(String condition, Instant parameter) {

@@ -8,8 +8,8 @@ import java.util.UUID;
 
 /**
  * What an instance administrator needs to see why deployments do not move: stalled ones with the reason,
- * ones running for long, queues per environment, jobs no runner has taken, and this replica's recent
- * advance failures.
+ * ones running for long, queues per environment, jobs no runner has taken, this replica's recent
+ * advance failures, and environments whose scheduled check could not start.
  */
 @Schema(name = "EngineDiagnostics")
 public record EngineDiagnosticsView(
@@ -19,7 +19,13 @@ public record EngineDiagnosticsView(
         List<WaitingJob> waitingJobs,
 
         @Schema(description = "Advance failures seen by the replica that answered, newest first")
-        List<Failure> recentFailures) {
+        List<Failure> recentFailures,
+
+        @Schema(
+                description = "Environments whose scheduled check could not start at the scheduler's last try (any"
+                        + " replica's), newest first; an environment leaves the list when one of its scheduled checks"
+                        + " starts")
+        List<CheckNotStarted> checksNotStarted) {
 
     @Schema(name = "EngineDiagnosticsDeployment")
     public record DeploymentEntry(
@@ -63,4 +69,16 @@ public record EngineDiagnosticsView(
 
     @Schema(name = "EngineDiagnosticsFailure")
     public record Failure(UUID deploymentId, String reason, Instant at) {}
+
+    @Schema(name = "EngineDiagnosticsCheckNotStarted")
+    public record CheckNotStarted(
+            String org,
+            String project,
+            String env,
+
+            @Schema(description = "Why, with the log reference of the error in the scheduler's replica's log")
+            String reason,
+
+            @Schema(description = "The last try that failed")
+            Instant at) {}
 }
