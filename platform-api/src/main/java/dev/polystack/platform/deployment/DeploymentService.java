@@ -65,6 +65,7 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -1114,12 +1115,24 @@ public class DeploymentService {
                 env);
     }
 
-    /** The ETag of a deployment that has ended (it no longer changes); empty before. */
+    /**
+     * The ETag of a deployment that has ended (it no longer changes); empty before. Like the graph's, one statement
+     * outside a transaction; an unknown deployment has no tag (the read that follows answers 404).
+     */
     public Optional<String> endedTag(OrgScope scope, String project, String env, UUID id) {
-        Instant finishedAt = QuarkusTransaction.joiningExisting()
-                .call(() ->
-                        require(environments.reference(scope, project, env), id).finishedAt());
-        return endedTag(id, finishedAt);
+        return autocommit.first(
+                """
+                        select d.finished_at, (%s)
+                        from deployment d join environment e on e.id = d.environment_id join project p on p.id = e.project_id
+                        where p.org_id = ? and p.slug = ? and e.slug = ? and d.id = ?""".formatted(NEWEST_MIGRATION),
+                row -> {
+                    OffsetDateTime finishedAt = row.getObject(1, OffsetDateTime.class);
+                    return finishedAt == null ? null : endedTag(id, finishedAt.toInstant(), row.getLong(2));
+                },
+                scope.orgId(),
+                project,
+                env,
+                id);
     }
 
     /**
@@ -1131,7 +1144,11 @@ public class DeploymentService {
             return Optional.empty();
         }
         long schema = autocommit.first(NEWEST_MIGRATION, row -> row.getLong(1)).orElse(0L);
-        return Optional.of(EntityTags.of("deployment", id, finishedAt, "schema " + schema));
+        return Optional.of(endedTag(id, finishedAt, schema));
+    }
+
+    private static String endedTag(UUID id, Instant finishedAt, long schema) {
+        return EntityTags.of("deployment", id, finishedAt, "schema " + schema);
     }
 
     /**
