@@ -94,7 +94,7 @@ class Benchmarks {
                     api.dryRun(polystack);
                 }
                 if (selected("reads")) {
-                    reads.reads(platform, polystack);
+                    reads.reads(platform, polystack, selected("overhead"));
                 }
                 if (selected("logs")) {
                     api.logs(polystack);
