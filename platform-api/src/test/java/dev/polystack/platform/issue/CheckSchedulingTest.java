@@ -181,6 +181,12 @@ class CheckSchedulingTest {
                         .matches("could not start: an unexpected error \\(log reference [0-9a-f-]{36}\\)");
                 assertThat(entry.get("at")).isNotNull();
             });
+            // with its checks turned off nothing tries again: the entry would say so for ever
+            scheduleType(broken, Map.of("interval_minutes", 0));
+            assertThat(checksNotStarted(broken))
+                    .as("an environment whose checks are off")
+                    .isEmpty();
+            scheduleType(broken, Map.of("interval_minutes", 30));
         } finally {
             removeCopies();
         }

@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.scheduling;
 
+import dev.polystack.platform.envtype.CheckSchedule;
 import dev.polystack.platform.runner.RunnerService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -91,12 +92,19 @@ public class EngineDiagnostics {
         synchronized (failures) {
             recent = List.copyOf(failures);
         }
+        // only while the scheduler still tries: an environment whose checks were turned off since (or that is being
+        // deleted) keeps its last reason until a check starts, but nothing will try again
         @SuppressWarnings("unchecked")
-        List<Object[]> checkRows =
-                entityManager.createNativeQuery("""
+        List<Object[]> checkRows = entityManager
+                .createNativeQuery("""
                         select o.slug, p.slug, e.slug, e.check_failed_reason, e.check_failed_at from environment e
                         join project p on p.id = e.project_id join organization o on o.id = e.org_id
-                        where e.check_failed_reason is not null order by e.check_failed_at desc limit """ + " " + LIMIT).getResultList();
+                        join env_type t on t.id = e.env_type_id
+                        where e.check_failed_reason is not null and e.status = 'active'
+                          and coalesce((coalesce(e.checks, t.checks) ->> 'interval_minutes')::int, 0) >= ?1
+                        order by e.check_failed_at desc limit """ + " " + LIMIT)
+                .setParameter(1, CheckSchedule.MIN_INTERVAL)
+                .getResultList();
         List<EngineDiagnosticsView.CheckNotStarted> checksNotStarted = checkRows.stream()
                 .map(r -> new EngineDiagnosticsView.CheckNotStarted(
                         (String) r[0], (String) r[1], (String) r[2], (String) r[3], instant(r[4])))
