@@ -118,31 +118,47 @@ public class CheckScheduler {
     }
 
     /**
-     * Logs why an environment's scheduled check could not start, and records it on the environment for the
-     * engine's diagnostics; what is recorded names a log reference, never the error itself (it may quote values).
+     * Records that an environment's scheduled check could not start, for the engine's diagnostics, and logs it. The
+     * first failure (none recorded since a check last started) is logged as an error with its stack trace and a
+     * reference, which the record names, never the error itself (it may quote values); a failure at a later look
+     * keeps that record (and its reference) and is one warning line naming it, so an environment that cannot start
+     * its checks does not write a stack trace at every look.
      */
     private void failed(UUID environmentId, RuntimeException e, Instant now) {
         String reference = UUID.randomUUID().toString();
-        LOG.errorf(
-                e,
-                "Could not start the scheduled check of environment %s (reference %s); it is tried again at a later"
-                        + " look",
-                environmentId,
-                reference);
         String reason = "could not start: an unexpected error (log reference " + reference + ")";
+        String recorded = null;
         try {
-            QuarkusTransaction.requiringNew()
-                    .run(() -> entityManager
-                            .createNativeQuery(
-                                    "update environment set check_failed_reason = ?1, check_failed_at = ?2 where id = ?3")
-                            .setParameter(1, reason)
-                            .setParameter(2, now)
-                            .setParameter(3, environmentId)
-                            .executeUpdate());
+            recorded = QuarkusTransaction.requiringNew().call(() -> (String) entityManager
+                    .createNativeQuery("""
+                            update environment e set check_failed_reason = coalesce(old.check_failed_reason, ?1),
+                                check_failed_at = ?2
+                            from environment old where e.id = ?3 and old.id = e.id
+                            returning coalesce(old.check_failed_reason, '')""")
+                    .setParameter(1, reason)
+                    .setParameter(2, now)
+                    .setParameter(3, environmentId)
+                    .getResultStream()
+                    .findFirst()
+                    .filter(earlier -> !earlier.equals(""))
+                    .orElse(null));
         } catch (RuntimeException again) {
             LOG.warnf(
                     "Could not record that the check of environment %s could not start: %s",
                     environmentId, again.getMessage());
+        }
+        if (recorded == null) {
+            LOG.errorf(
+                    e,
+                    "Could not start the scheduled check of environment %s (reference %s); it is tried again at a"
+                            + " later look",
+                    environmentId,
+                    reference);
+        } else {
+            LOG.warnf(
+                    "The scheduled check of environment %s still could not start (%s; recorded: %s); it is tried"
+                            + " again at a later look",
+                    environmentId, e.getClass().getSimpleName(), recorded);
         }
     }
 

@@ -10,6 +10,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -24,11 +25,16 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Scenario.graph;
@@ -181,6 +187,24 @@ class CheckSchedulingTest {
                         .matches("could not start: an unexpected error \\(log reference [0-9a-f-]{36}\\)");
                 assertThat(entry.get("at")).isNotNull();
             });
+            // at the next looks it fails again: one line each, naming the reference of the first failure's stack
+            // trace, which the diagnostics keep showing (an error with a stack trace at every look filled the log)
+            Object first = checksNotStarted(broken).get(0).get("reason");
+            String reference = first.toString().replaceAll(".*log reference ([0-9a-f-]{36}).*", "$1");
+            List<LogRecord> logged = schedulerLog(() -> {
+                scheduler.startDue(later.plus(Duration.ofMinutes(1)));
+                scheduler.startDue(later.plus(Duration.ofMinutes(2)));
+            });
+            assertThat(logged).hasSize(2).allSatisfy(record -> {
+                assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+                assertThat(record.getThrown()).isNull();
+                assertThat(((ExtLogRecord) record).getFormattedMessage()).contains(reference);
+            });
+            assertThat(checksNotStarted(broken)).singleElement().satisfies(entry -> {
+                assertThat(entry.get("reason")).isEqualTo(first);
+                assertThat(Instant.parse(entry.get("at").toString())).isAfter(later.plus(Duration.ofMinutes(1)));
+            });
+
             // with its checks turned off nothing tries again: the entry would say so for ever
             scheduleType(broken, Map.of("interval_minutes", 0));
             assertThat(checksNotStarted(broken))
@@ -206,6 +230,33 @@ class CheckSchedulingTest {
                 .containsExactly("prod");
         assertThat(startedIn(broken, later.plus(Duration.ofHours(1)))).isEqualTo(1);
         assertThat(checksNotStarted(broken)).isEmpty();
+    }
+
+    /** What the check scheduler logged while {@code looks} ran. */
+    private static List<LogRecord> schedulerLog(Runnable looks) {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (CheckScheduler.class.getName().equals(record.getLoggerName())) {
+                    records.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(handler);
+        try {
+            looks.run();
+        } finally {
+            root.removeHandler(handler);
+        }
+        return records;
     }
 
     /** The scheduled checks of the scenario's organization that could not start, as the engine's diagnostics list them. */
