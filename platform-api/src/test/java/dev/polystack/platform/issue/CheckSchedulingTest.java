@@ -3,6 +3,7 @@ package dev.polystack.platform.issue;
 import dev.polystack.platform.deployment.CheckScheduler;
 import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.LogCapture;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.Scenario;
 import io.agroal.api.AgroalDataSource;
@@ -25,16 +26,13 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Scenario.graph;
@@ -171,7 +169,7 @@ class CheckSchedulingTest {
      * starts; before, it was only a WARN line at every look.
      */
     @Test
-    void aScheduledCheckThatCannotStartIsShownInTheEnginesDiagnosticsUntilOneStarts() throws SQLException {
+    void aScheduledCheckThatCannotStartIsShownInTheEnginesDiagnosticsUntilOneStarts() throws Exception {
         Scenario broken = deployed();
         scheduleType(broken, Map.of("interval_minutes", 30));
         copyProd(broken, 1, null);
@@ -191,10 +189,11 @@ class CheckSchedulingTest {
             // trace, which the diagnostics keep showing (an error with a stack trace at every look filled the log)
             Object first = checksNotStarted(broken).get(0).get("reason");
             String reference = first.toString().replaceAll(".*log reference ([0-9a-f-]{36}).*", "$1");
-            List<LogRecord> logged = schedulerLog(() -> {
-                scheduler.startDue(later.plus(Duration.ofMinutes(1)));
-                scheduler.startDue(later.plus(Duration.ofMinutes(2)));
-            });
+            List<LogRecord> logged =
+                    LogCapture.during(record -> CheckScheduler.class.getName().equals(record.getLoggerName()), () -> {
+                        scheduler.startDue(later.plus(Duration.ofMinutes(1)));
+                        scheduler.startDue(later.plus(Duration.ofMinutes(2)));
+                    });
             assertThat(logged).hasSize(2).allSatisfy(record -> {
                 assertThat(record.getLevel()).isEqualTo(Level.WARNING);
                 assertThat(record.getThrown()).isNull();
@@ -230,33 +229,6 @@ class CheckSchedulingTest {
                 .containsExactly("prod");
         assertThat(startedIn(broken, later.plus(Duration.ofHours(1)))).isEqualTo(1);
         assertThat(checksNotStarted(broken)).isEmpty();
-    }
-
-    /** What the check scheduler logged while {@code looks} ran. */
-    private static List<LogRecord> schedulerLog(Runnable looks) {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (CheckScheduler.class.getName().equals(record.getLoggerName())) {
-                    records.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(handler);
-        try {
-            looks.run();
-        } finally {
-            root.removeHandler(handler);
-        }
-        return records;
     }
 
     /** The scheduled checks of the scenario's organization that could not start, as the engine's diagnostics list them. */

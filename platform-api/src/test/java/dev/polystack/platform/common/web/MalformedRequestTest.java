@@ -2,6 +2,7 @@ package dev.polystack.platform.common.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polystack.platform.testing.LogCapture;
 import dev.polystack.platform.testing.PostgresResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -16,11 +17,8 @@ import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,31 +55,13 @@ class MalformedRequestTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/orgs/%ZZ", "/api/v1/orgs/%4/projects", "/api/v1/orgs/a%", "/%G1"})
-    void aPathThatCannotBeDecodedIsAProblemAndNotAnErrorInTheLog(String target) throws IOException {
-        List<LogRecord> errors = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
-                    errors.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(handler);
-        try {
-            String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                    + PostgresResource.ADMIN_TOKEN + "\r\nConnection: close\r\n\r\n");
-            assertProblem(answer, 400, "malformed");
-        } finally {
-            root.removeHandler(handler);
-        }
+    void aPathThatCannotBeDecodedIsAProblemAndNotAnErrorInTheLog(String target) throws Exception {
+        List<LogRecord> errors =
+                LogCapture.during(record -> record.getLevel().intValue() >= Level.SEVERE.intValue(), () -> {
+                    String answer = send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                            + PostgresResource.ADMIN_TOKEN + "\r\nConnection: close\r\n\r\n");
+                    assertProblem(answer, 400, "malformed");
+                });
         assertThat(errors)
                 .as("error records logged for a malformed path")
                 .extracting(LogRecord::getMessage)
