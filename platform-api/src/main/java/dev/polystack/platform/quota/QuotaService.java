@@ -154,20 +154,21 @@ public class QuotaService {
     }
 
     /**
-     * As {@link #lockedLimit}, after a write of the caller's own made in the same round trip: {@code before} (an
-     * {@code update} or {@code insert}) has run to its end before the lock is asked for, so a wait of that write
-     * for a row is never spent holding the lock.
+     * Runs {@code then} under an owner's lock of a quota, all in one round trip: {@code before} (an {@code update}
+     * or {@code insert} of the caller's own) runs to its end first, so a wait of that write for a row is never spent
+     * holding the lock; then the lock is taken; then {@code then} runs, with a snapshot taken once the lock is held,
+     * so what it counts includes everything committed by earlier holders. Returns the rows {@code then} changed. The
+     * lock is held until the transaction ends.
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public int lockedLimitAfter(Statement before, UUID orgId, Quota quota) {
-        int limit = limit(orgId, quota);
+    public int executeLockedAfter(Statement before, UUID owner, Quota quota, Statement then) {
         // the lock is asked for in the projection of a row that counts what the write returned: the write ends first
-        InTransaction.execute(
+        return InTransaction.executeInOneRoundTrip(
                 entityManager,
                 "with written as (" + before.sql() + " returning 1) select " + LOCK
-                        + " from (select count(*) from written) w",
-                InTransaction.joined(before.parameters(), lockKey(orgId, quota)));
-        return limit;
+                        + " from (select count(*) from written) w; " + then.sql(),
+                InTransaction.joined(
+                        InTransaction.joined(before.parameters(), lockKey(owner, quota)), then.parameters()));
     }
 
     /**

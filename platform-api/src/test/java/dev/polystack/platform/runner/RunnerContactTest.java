@@ -1,5 +1,6 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.quota.Quota;
 import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.testing.PostgresResource;
@@ -12,6 +13,11 @@ import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.createOrg;
@@ -69,37 +75,85 @@ class RunnerContactTest {
     }
 
     @Test
-    void aClaimWritesTheContactInTheRoundTripThatTakesItsOrganizationsLock() {
+    void aClaimWritesTheContactTakesItsOrganizationsLockAndCountsWhatTheLocksLastHolderCommitted() throws Exception {
         String org = createOrg();
         RunnerDriver.register(org, "claiming", 1);
-        Object[] ids = QuarkusTransaction.requiringNew().call(() -> (Object[]) entityManager
-                .createNativeQuery("select r.id, r.org_id from runner r join organization o on o.id = r.org_id"
-                        + " where o.slug = ?1 and r.slug = 'claiming'")
+        RunnerDriver.register(org, "holding", 1);
+        UUID claiming = runnerId(org, "claiming");
+        UUID holding = runnerId(org, "holding");
+        UUID orgId = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select id from organization where slug = ?1")
                 .setParameter(1, org)
                 .getSingleResult());
-        UUID id = (UUID) ids[0];
-        UUID orgId = (UUID) ids[1];
-        QuarkusTransaction.requiringNew().run(() -> {
-            entityManager
-                    .createNativeQuery("update runner set last_seen_at = null where id = ?1")
-                    .setParameter(1, id)
-                    .executeUpdate();
-            int limit = quotas.lockedLimitAfter(runners.contact(id), orgId, Quota.CONCURRENT_JOBS);
-            assertThat(limit).isEqualTo(quotas.limit(orgId, Quota.CONCURRENT_JOBS));
-            assertThat(entityManager
-                            .createNativeQuery("select last_seen_at from runner where id = ?1")
-                            .setParameter(1, id)
-                            .getSingleResult())
-                    .as("the contact was written")
-                    .isNotNull();
-            assertThat(((Number) entityManager
-                                    .createNativeQuery("select count(*) from pg_locks where locktype = 'advisory'"
-                                            + " and pid = pg_backend_pid() and granted")
-                                    .getSingleResult())
-                            .longValue())
-                    .as("the organization's lock is held until the transaction ends")
-                    .isEqualTo(1);
-        });
+        // another claim of the organization holds its lock, and commits a change while this one waits for it
+        CountDownLatch held = new CountDownLatch(1);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> holder =
+                    other.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
+                        quotas.lockedLimit(orgId, Quota.CONCURRENT_JOBS);
+                        entityManager
+                                .createNativeQuery("update runner set max_concurrent_jobs = 7 where id = ?1")
+                                .setParameter(1, holding)
+                                .executeUpdate();
+                        held.countDown();
+                        sleep(500);
+                    }));
+            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+            QuarkusTransaction.requiringNew().run(() -> {
+                entityManager
+                        .createNativeQuery("update runner set last_seen_at = null where id = ?1")
+                        .setParameter(1, claiming)
+                        .executeUpdate();
+                int changed = quotas.executeLockedAfter(
+                        runners.contact(claiming),
+                        orgId,
+                        Quota.CONCURRENT_JOBS,
+                        new Statement(
+                                "update runner set description = 'counted' where id = ?"
+                                        + " and (select max_concurrent_jobs from runner where id = ?) = 7",
+                                claiming,
+                                holding));
+                assertThat(changed)
+                        .as(
+                                "the last statement's snapshot was taken once the lock was held: it sees the holder's commit")
+                        .isEqualTo(1);
+                assertThat(entityManager
+                                .createNativeQuery("select last_seen_at from runner where id = ?1")
+                                .setParameter(1, claiming)
+                                .getSingleResult())
+                        .as("the contact was written")
+                        .isNotNull();
+                assertThat(((Number) entityManager
+                                        .createNativeQuery("select count(*) from pg_locks where locktype = 'advisory'"
+                                                + " and pid = pg_backend_pid() and granted")
+                                        .getSingleResult())
+                                .longValue())
+                        .as("the organization's lock is held until the transaction ends")
+                        .isEqualTo(1);
+            });
+            holder.get(30, TimeUnit.SECONDS);
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    private UUID runnerId(String org, String slug) {
+        return QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select r.id from runner r join organization o on o.id = r.org_id"
+                        + " where o.slug = ?1 and r.slug = ?2")
+                .setParameter(1, org)
+                .setParameter(2, slug)
+                .getSingleResult());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** synchronous_commit in a transaction after the runner's contact was made due and written. */

@@ -69,6 +69,29 @@ public final class InTransaction {
         });
     }
 
+    /**
+     * Runs several statements, separated by semicolons, in one round trip, each with a snapshot of its own taken
+     * when it starts (so a later one sees what committed while an earlier one waited for a lock), and returns the
+     * rows the last one changed. Results of the earlier ones are read past.
+     */
+    public static int executeInOneRoundTrip(EntityManager entityManager, String sql, Object... parameters) {
+        return entityManager.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, parameters);
+                boolean resultSet = statement.execute();
+                int last = resultSet ? 0 : statement.getUpdateCount();
+                while (true) {
+                    resultSet = statement.getMoreResults();
+                    int count = statement.getUpdateCount();
+                    if (!resultSet && count == -1) {
+                        return last;
+                    }
+                    last = resultSet ? 0 : count;
+                }
+            }
+        });
+    }
+
     /** Binds a plain statement's parameters; an {@link Instant} as a timestamp with time zone. */
     static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
         for (int i = 0; i < parameters.length; i++) {

@@ -231,18 +231,22 @@ public class JobService implements StateCredentials {
             jobs.getEntityManager().flush();
             // the limits hold exactly: claims of the organization's runners take its lock of concurrent jobs here,
             // one at a time, and hold it for one statement, which counts and marks the job, and the commit. The
-            // runner's contact is written in the round trip that takes the lock, before it
-            int organizationLimit =
-                    quotas.lockedLimitAfter(runners.contact(runner.runnerId()), job.orgId(), Quota.CONCURRENT_JOBS);
-            if (!jobs.claimWithin(
-                    job.id(),
-                    runner.runnerId(),
-                    runner.maxConcurrentJobs(),
-                    job.orgId(),
-                    organizationLimit,
-                    hash(token),
-                    now.plus(settings.lease()),
-                    now)) {
+            // runner's contact is written first, the lock taken next and the job marked last, in one round trip
+            int organizationLimit = quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS);
+            if (quotas.executeLockedAfter(
+                            runners.contact(runner.runnerId()),
+                            job.orgId(),
+                            Quota.CONCURRENT_JOBS,
+                            JobRepository.claimWithin(
+                                    job.id(),
+                                    runner.runnerId(),
+                                    runner.maxConcurrentJobs(),
+                                    job.orgId(),
+                                    organizationLimit,
+                                    hash(token),
+                                    now.plus(settings.lease()),
+                                    now))
+                    != 1) {
                 // a limit is reached: nothing of this claim is kept (the job waits for a slot, and its deployment says
                 // so; a node that failed on the way fails again at the next claim)
                 QuarkusTransaction.setRollbackOnly();

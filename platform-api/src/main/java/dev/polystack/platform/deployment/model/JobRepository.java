@@ -1,6 +1,6 @@
 package dev.polystack.platform.deployment.model;
 
-import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
@@ -83,13 +83,13 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     }
 
     /**
-     * Marks a queued job running for its runner when the runner and its organization are below their limits of
-     * running jobs: the counts and the mark are one statement, so a claim holds the organization's lock of
-     * concurrent jobs for one round trip less. The caller holds that lock (taken in an earlier statement, so that
-     * this one's snapshot sees every claim committed before it). False when a limit is reached; the job stays
-     * queued. The entity of the job, if loaded, is not updated.
+     * The statement that marks a queued job running for its runner when the runner and its organization are below
+     * their limits of running jobs: the counts and the mark are one statement. The caller runs it holding the
+     * organization's lock of concurrent jobs, taken in an earlier statement so that this one's snapshot sees every
+     * claim committed before it. It changes no row when a limit is reached (the job stays queued). The entity of the
+     * job, if loaded, is not updated.
      */
-    public boolean claimWithin(
+    public static Statement claimWithin(
             UUID jobId,
             UUID runnerId,
             int runnerLimit,
@@ -98,23 +98,12 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
             byte[] tokenHash,
             Instant leaseExpiresAt,
             Instant now) {
-        return InTransaction.execute(
-                        getEntityManager(),
-                        """
+        return new Statement(
+                """
                 update job set status = 'running', token_hash = ?, claimed_at = ?, heartbeat_at = ?, lease_expires_at = ?
                 where id = ? and status = 'queued'
                   and (select count(*) from job where runner_id = ? and status = 'running') < ?
-                  and (select count(*) from job where org_id = ? and status = 'running') < ?""",
-                        tokenHash,
-                        now,
-                        now,
-                        leaseExpiresAt,
-                        jobId,
-                        runnerId,
-                        runnerLimit,
-                        orgId,
-                        organizationLimit)
-                == 1;
+                  and (select count(*) from job where org_id = ? and status = 'running') < ?""", tokenHash, now, now, leaseExpiresAt, jobId, runnerId, runnerLimit, orgId, organizationLimit);
     }
 
     public Optional<Job> byTokenHash(byte[] hash) {
