@@ -29,25 +29,26 @@ public class CheckScheduler {
     private static final int BATCH = 100;
 
     /**
-     * The due environments ({@link #due}): ?1 now, ?2 the shortest interval, ?3 the batch, ?4 the organization's
-     * limit of scheduled checks, ?5 who scheduled checks are created by. The count of an organization's running
-     * checks is one probe of {@code deployment_running_checks_idx} (V33).
+     * The due environments ({@link #due}): ?1 now, ?2 the batch, ?3 the organization's limit of scheduled checks, ?4
+     * who scheduled checks are created by. The count of an organization's running checks is one probe of
+     * {@code deployment_running_checks_idx} (V33). Whether checks are on, and the interval, are
+     * {@link CheckSchedule}'s SQL.
      */
     static final String DUE_ENVIRONMENTS = """
             select e.id, cast(coalesce(e.checks, t.checks) as text)
             from environment e join env_type t on t.id = e.env_type_id
             where e.status = 'active'
-              and coalesce((coalesce(e.checks, t.checks) ->> 'interval_minutes')::int, 0) >= ?2
+              and %1$s
               and exists (select 1 from active_resource r where r.environment_id = e.id)
               and not exists (select 1 from deployment d where d.environment_id = e.id
                               and (d.status in ('queued', 'running', 'awaiting_approval')
                                    or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
-                                      - make_interval(mins => (coalesce(e.checks, t.checks) ->> 'interval_minutes')::int)))
+                                      - make_interval(mins => %2$s)))
               and (select count(*) from deployment c where c.org_id = e.org_id and c.mode = 'check'
                    and c.status in ('queued', 'running')
-                   and c.created_by is null and c.created_by_name = ?5) < ?4
-            order by e.check_tried_at nulls first, e.id limit ?3
-            """;
+                   and c.created_by is null and c.created_by_name = ?4) < ?3
+            order by e.check_tried_at nulls first, e.id limit ?2
+            """.formatted(CheckSchedule.ENABLED_SQL, CheckSchedule.INTERVAL_SQL);
 
     @Inject
     EntityManager entityManager;
@@ -173,10 +174,9 @@ public class CheckScheduler {
         List<Object[]> rows = entityManager
                 .createNativeQuery(DUE_ENVIRONMENTS)
                 .setParameter(1, now)
-                .setParameter(2, CheckSchedule.MIN_INTERVAL)
-                .setParameter(3, BATCH)
-                .setParameter(4, settings.maxPerOrganization())
-                .setParameter(5, DeploymentService.SCHEDULED_CHECK)
+                .setParameter(2, BATCH)
+                .setParameter(3, settings.maxPerOrganization())
+                .setParameter(4, DeploymentService.SCHEDULED_CHECK)
                 .getResultList();
         List<Due> due = new ArrayList<>();
         for (Object[] row : rows) {

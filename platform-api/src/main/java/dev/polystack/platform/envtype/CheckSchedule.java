@@ -38,6 +38,18 @@ public record CheckSchedule(
     /** The shortest interval: a check plans every resource of the environment. */
     public static final int MIN_INTERVAL = 10;
 
+    /**
+     * SQL: an environment's effective interval in minutes (its own schedule's, else its type's; null when neither has
+     * one), in a query that names the environment {@code e} and its type {@code t}.
+     */
+    public static final String INTERVAL_SQL = "(coalesce(e.checks, t.checks) ->> 'interval_minutes')::int";
+
+    /**
+     * SQL: an environment's effective schedule is on ({@link #enabled}), with the names of {@link #INTERVAL_SQL}.
+     * The scheduler's look and the engine's diagnostics share it, so "on" means one thing.
+     */
+    public static final String ENABLED_SQL = "coalesce(" + INTERVAL_SQL + ", 0) >= " + MIN_INTERVAL;
+
     /** Refuses an interval between 1 and 9 minutes; {@code pointer} names the field (e.g. {@code /checks}). */
     public void validate(String pointer) {
         if (intervalMinutes != null && intervalMinutes > 0 && intervalMinutes < MIN_INTERVAL) {

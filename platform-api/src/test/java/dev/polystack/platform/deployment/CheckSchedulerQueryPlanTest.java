@@ -37,10 +37,9 @@ class CheckSchedulerQueryPlanTest {
             return entityManager
                     .createNativeQuery("explain " + CheckScheduler.DUE_ENVIRONMENTS)
                     .setParameter(1, Instant.now())
-                    .setParameter(2, 5)
-                    .setParameter(3, 100)
-                    .setParameter(4, 4)
-                    .setParameter(5, DeploymentService.SCHEDULED_CHECK)
+                    .setParameter(2, 100)
+                    .setParameter(3, 4)
+                    .setParameter(4, DeploymentService.SCHEDULED_CHECK)
                     .getResultList();
         });
         String text = String.join("\n", plan.stream().map(String::valueOf).toList());

@@ -100,10 +100,7 @@ public class EngineDiagnostics {
                         select o.slug, p.slug, e.slug, e.check_failed_reason, e.check_failed_at from environment e
                         join project p on p.id = e.project_id join organization o on o.id = e.org_id
                         join env_type t on t.id = e.env_type_id
-                        where e.check_failed_reason is not null and e.status = 'active'
-                          and coalesce((coalesce(e.checks, t.checks) ->> 'interval_minutes')::int, 0) >= ?1
-                        order by e.check_failed_at desc limit """ + " " + LIMIT)
-                .setParameter(1, CheckSchedule.MIN_INTERVAL)
+                        where e.check_failed_reason is not null and e.status = 'active' and\s""" + CheckSchedule.ENABLED_SQL + " order by e.check_failed_at desc limit " + LIMIT)
                 .getResultList();
         List<EngineDiagnosticsView.CheckNotStarted> checksNotStarted = checkRows.stream()
                 .map(r -> new EngineDiagnosticsView.CheckNotStarted(

@@ -24,7 +24,7 @@ public record EngineDiagnosticsView(
         @Schema(
                 description = "Environments whose scheduled check could not start at the scheduler's last try (any"
                         + " replica's), newest first; an environment leaves the list when one of its scheduled checks"
-                        + " starts")
+                        + " starts, and is not listed while it is not active or its checks are off")
         List<CheckNotStarted> checksNotStarted) {
 
     @Schema(name = "EngineDiagnosticsDeployment")
