@@ -1087,7 +1087,8 @@ public class DeploymentService {
      * The ETag of an environment's resource graph while nothing can change it: no deployment of the environment
      * is queued or running (only jobs of deployments change active resources and the statuses shown). It names
      * the newest deployment, which every later change needs to come after, and the database's newest migration
-     * (an upgrade may rewrite what the graph is made of); empty while one is queued or runs. Read before the graph,
+     * (an upgrade may rewrite what the graph is made of), and, like every tag, the running build
+     * ({@link EntityTags#RELEASE}); empty while one is queued or runs. Read before the graph,
      * so an answer is never older than its tag.
      */
     public Optional<String> resourceGraphTag(OrgScope scope, String project, String env, boolean withOutputs) {

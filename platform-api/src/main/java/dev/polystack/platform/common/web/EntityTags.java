@@ -3,12 +3,16 @@ package dev.polystack.platform.common.web;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.Request;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * Conditional reads: a weak ETag for a representation that does not change until something it is made of
@@ -21,12 +25,28 @@ public final class EntityTags {
     /** A client may keep the answer, and must ask whether it is still current before it uses it. */
     public static final String REVALIDATE = "private, no-cache";
 
+    /**
+     * The build that runs (its version and when it was built, from {@code polystack-release.properties}, which the
+     * build writes): every tag names it, since an upgrade may change how a representation is written without any
+     * migration of the data it is made of. Replicas that run the same build make the same tags.
+     */
+    public static final String RELEASE = release();
+
     private EntityTags() {}
 
-    /** An opaque tag made of the parts that decide a representation (none of them shown). */
+    /**
+     * An opaque tag made of the parts that decide a representation (none of them shown), and of the running
+     * build's {@link #RELEASE}.
+     */
     public static String of(Object... parts) {
+        return ofRelease(RELEASE, parts);
+    }
+
+    static String ofRelease(String release, Object... parts) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(release.getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
             for (Object part : parts) {
                 digest.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
@@ -45,5 +65,18 @@ public final class EntityTags {
 
     public static EntityTag weak(String value) {
         return new EntityTag(value, true);
+    }
+
+    private static String release() {
+        try (InputStream in = EntityTags.class.getResourceAsStream("/polystack-release.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("polystack-release.properties is missing: the build writes it");
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version") + " " + properties.getProperty("built");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read polystack-release.properties", e);
+        }
     }
 }
