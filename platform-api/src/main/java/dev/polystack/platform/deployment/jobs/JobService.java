@@ -173,7 +173,7 @@ public class JobService implements StateCredentials {
         while (true) {
             // a runner (or organization) that already runs as many jobs as it may finds nothing: its job's inputs are
             // not resolved for nothing
-            Optional<JobRepository.Taken> next = jobs.takeNextQueued(
+            Optional<Job> next = jobs.nextQueued(
                     runner.runnerId(),
                     runner.maxConcurrentJobs(),
                     runner.orgId(),
@@ -187,9 +187,9 @@ public class JobService implements StateCredentials {
                 }
                 return new Claim(Optional.empty(), failed);
             }
-            Job job = next.get().job();
-            DeploymentNode node = next.get().node();
-            EnvironmentRef environment = next.get().environment();
+            Job job = next.get();
+            DeploymentNode node = nodes.lock(job.nodeId());
+            EnvironmentRef environment = deployments.environmentOf(job.deploymentId());
             String org = environment.org();
             Instant now = clock.instant();
             ResolvedNode resolved;

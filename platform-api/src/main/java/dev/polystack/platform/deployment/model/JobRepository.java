@@ -1,12 +1,11 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.Statement;
-import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
-import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
-import org.hibernate.Session;
+import org.hibernate.Timeouts;
+import org.hibernate.cfg.AvailableSettings;
 
 import java.time.Instant;
 import java.util.List;
@@ -20,66 +19,33 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return Optional.ofNullable(getEntityManager().find(Job.class, id, LockModeType.PESSIMISTIC_WRITE));
     }
 
-    /** A queued job taken by a claim, its node (locked) and the environment of its deployment. */
-    public record Taken(Job job, DeploymentNode node, EnvironmentRef environment) {}
-
     /**
-     * The oldest queued job of a runner that no other transaction is claiming right now, locked, with its node
-     * (locked too) and its deployment's environment, when the runner and its organization run fewer jobs than their
-     * limits: a runner at a limit has nothing to claim, and its claim does not resolve a job's inputs for nothing.
-     * The counts are a first look, in the same statement: {@link #claimWithin} counts again under the organization's
-     * lock, which is what makes the limits exact. One statement where there were three (the job, its node, the
-     * environment): the job's row is skipped when another claim holds it, the node's is waited for (an advance or a
-     * result that holds it ends soon), as when each was read on its own.
+     * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
+     * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
+     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement:
+     * {@link #claimWithin} counts again under the organization's lock, which is what makes the limits exact. A
+     * query of the persistence model (translated once, its result mapping fixed) rather than a native one, which
+     * Hibernate maps again from the result set's metadata at every execution.
      */
-    public Optional<Taken> takeNextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = getEntityManager()
-                .unwrap(Session.class)
-                .createNativeQuery("""
-                        select {j.*}, {n.*}, e.id as env_id, e.org_id as env_org_id, o.slug as org_slug,
-                               p.slug as project_slug, e.slug as env_slug, t.slug as env_type_slug, e.status as env_status
-                        from job j
-                        join deployment_node n on n.id = j.node_id
-                        join deployment d on d.id = j.deployment_id
-                        join environment e on e.id = d.environment_id
-                        join project p on p.id = e.project_id
-                        join organization o on o.id = e.org_id
-                        join env_type t on t.id = e.env_type_id
-                        where j.runner_id = :runner and j.status = 'queued'
-                          and (select count(*) from job r where r.runner_id = :runner and r.status = 'running') < :runnerLimit
-                          and (select count(*) from job c where c.org_id = :org and c.status = 'running') < :orgLimit
-                        order by j.priority, j.created_at, j.id
-                        limit 1
-                        for no key update of j skip locked
-                        for no key update of n""", Object[].class)
-                .addEntity("j", Job.class)
-                .addEntity("n", DeploymentNode.class)
-                .addScalar("env_id", UUID.class)
-                .addScalar("env_org_id", UUID.class)
-                .addScalar("org_slug", String.class)
-                .addScalar("project_slug", String.class)
-                .addScalar("env_slug", String.class)
-                .addScalar("env_type_slug", String.class)
-                .addScalar("env_status", String.class)
-                .setParameter("runner", runnerId)
-                .setParameter("runnerLimit", (long) runnerLimit)
-                .setParameter("org", orgId)
-                .setParameter("orgLimit", (long) organizationLimit)
-                .getResultList();
-        return rows.stream()
-                .findFirst()
-                .map(row -> new Taken(
-                        (Job) row[0],
-                        (DeploymentNode) row[1],
-                        new EnvironmentRef(
-                                (UUID) row[2],
-                                (UUID) row[3],
-                                (String) row[4],
-                                (String) row[5],
-                                (String) row[6],
-                                (String) row[7],
-                                new EnvironmentStatus.ColumnConverter().convertToEntityAttribute((String) row[8]))));
+    public Optional<Job> nextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
+        return getEntityManager()
+                .createQuery("""
+                        from Job j where j.runnerId = ?1 and j.status = ?2
+                          and (select count(*) from Job r where r.runnerId = ?1 and r.status = ?3) < ?4
+                          and (select count(*) from Job o where o.orgId = ?5 and o.status = ?3) < ?6
+                        order by j.priority, j.createdAt, j.id""", Job.class)
+                .setParameter(1, runnerId)
+                .setParameter(2, JobStatus.QUEUED)
+                .setParameter(3, JobStatus.RUNNING)
+                .setParameter(4, (long) runnerLimit)
+                .setParameter(5, orgId)
+                .setParameter(6, (long) organizationLimit)
+                .setMaxResults(1)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, Timeouts.SKIP_LOCKED_MILLI)
+                .getResultList()
+                .stream()
+                .findFirst();
     }
 
     /**
