@@ -59,13 +59,7 @@ class RunnerContactTest {
     void onlyAnIdleLooksContactIsCommittedWithoutWaitingForTheDisk() {
         String org = createOrg();
         RunnerDriver.register(org, "lazy", 1);
-        UUID id = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
-                .createNativeQuery(
-                        "select r.id from runner r join organization o on o.id = r.org_id"
-                                + " where o.slug = ?1 and r.slug = 'lazy'",
-                        UUID.class)
-                .setParameter(1, org)
-                .getSingleResult());
+        UUID id = runnerId(org, "lazy");
         // the contact is due (never written), so each touch below writes it
         assertThat(afterTouch(id, true)).as("in an idle look's transaction").isEqualTo("off");
         assertThat(setting()).as("in the next transaction").isEqualTo("on");
