@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A model-based test of the engine: a seeded random sequence of what users and runners do to one environment
  * — manifest changes (resources added, removed, changed, referencing each other), deploy, plan, destroy,
  * rollback, cancel, force, two creations at once, approval required or not (a second member approves or
- * rejects what waits), checks whose runner finds drift or none, the reconciles Polystack starts for that drift
- * (drift of things is reconciled automatically; the reconciler's tick is a step too), and runner results that
+ * rejects what waits), checks whose runner finds drift that an apply puts back in place, drift whose fix replaces
+ * the resource, or none, the reconciles Polystack starts for that drift (drift of things is reconciled
+ * automatically, a fix that replaces only once approved; the reconciler's tick is a step too), and runner results that
  * succeed, fail, come late or never (lease expiry) — against the real control plane through the real runner
  * protocol. After every step the environment is compared with a small reference model and the engine's
  * invariants are checked:
@@ -50,6 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   manifest's, a rollback's target's (where the last apply was a reconcile Polystack started, the model does
  *   not know them and does not check);</li>
  *   <li>a deploy that succeeded leaves exactly the resources of its manifest (removals are decided when it starts);</li>
+ *   <li>a fix of destructive drift never applies unattended: when the runner claims an apply of a reconcile
+ *   deployment for a {@code destructive-drift} issue, its approval gate is {@code approved} (or
+ *   {@code not-needed}: its plan changed nothing);</li>
  *   <li>no advance ever fails (the engine's failure counter stays 0);</li>
  *   <li>at the end, with a runner that completes everything, every deployment ends, the reconciles included.</li>
  * </ul>
@@ -115,6 +119,12 @@ class EngineModelTest {
     private int checks;
     /** How many times a resource with dependencies had them compared (the invariant is not empty). */
     private int dependencyChecks;
+    /** Check results accepted that found drift whose fix replaces the resource. */
+    private int destructiveFindings;
+    /** Applies of reconciles for destructive drift whose gate was looked at when they were claimed. */
+    private int destructiveFixApplies;
+    /** Whether a deployment (by id) is a reconcile for destructive drift, once the gate invariant looked it up. */
+    private final Map<String, Boolean> destructiveFix = new HashMap<>();
 
     @Test
     void aRandomSequenceOfUserAndRunnerOperationsKeepsEveryInvariant() {
@@ -144,8 +154,16 @@ class EngineModelTest {
         }
         System.out.printf(
                 "EngineModelTest: seed %d, %d steps, %d deployments (%d checks; %d reconciles, started by Polystack),"
-                        + " all ended, no invariant broken (%d comparisons of a resource's dependencies)%n",
-                seed, steps, all.size(), checks, all.size() - deploymentIds.size(), dependencyChecks);
+                        + " all ended, no invariant broken (%d comparisons of a resource's dependencies; %d findings of"
+                        + " destructive drift, %d applies of their fixes, each approved)%n",
+                seed,
+                steps,
+                all.size(),
+                checks,
+                all.size() - deploymentIds.size(),
+                dependencyChecks,
+                destructiveFindings,
+                destructiveFixApplies);
     }
 
     private String step(int step) {
@@ -192,10 +210,10 @@ class EngineModelTest {
         if (dice < 58) {
             return decide();
         }
-        if (dice < 64) {
+        if (dice < 66) {
             return startCheck();
         }
-        if (dice < 66) {
+        if (dice < 68) {
             return "reconcile tick: " + reconciler.reconcileWaiting(Instant.now()) + " started";
         }
         return runner();
@@ -243,16 +261,23 @@ class EngineModelTest {
         List<String> found = new ArrayList<>();
         Map<String, Object> job;
         while ((job = s.runner.claim("0s")) != null) {
-            boolean drifted = random.nextBoolean();
+            neverUnattended(job);
+            Map<String, Object> finding = finding();
             int status = s.runner
                     .result(
                             job.get("job_id"),
-                            resultOf(job, job.get("operation").toString(), drifted))
+                            resultOf(job, job.get("operation").toString(), finding))
                     .statusCode();
-            accepted(job, status);
-            found.add(describe(job) + (drifted ? " drifted" : " clean") + " -> " + status);
+            accepted(job, status, finding);
+            found.add(describe(job) + " " + name(finding) + " -> " + status);
         }
-        return settling + " -> " + id + ", answered at once: " + found + "; reconcile tick: "
+        // the check ends in the advance after its last result; until then the reconcile waits for it
+        for (int wait = 0;
+                wait < 100 && !Set.of("succeeded", "failed", "cancelled").contains(s.status(id));
+                wait++) {
+            sleep(50);
+        }
+        return settling + " -> " + id + " (" + s.status(id) + "), answered at once: " + found + "; reconcile tick: "
                 + reconciler.reconcileWaiting(Instant.now()) + " started";
     }
 
@@ -369,6 +394,7 @@ class EngineModelTest {
             return "claim: nothing";
         }
         String id = job.get("job_id").toString();
+        neverUnattended(job);
         int dice = random.nextInt(100);
         if (dice < 20) {
             held.put(id, job);
@@ -384,21 +410,29 @@ class EngineModelTest {
     private String report(Map<String, Object> job) {
         boolean fail = random.nextInt(100) < 15;
         String operation = job.get("operation").toString();
+        Map<String, Object> finding = finding();
         Map<String, Object> body = fail
                 ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
-                : resultOf(job, operation, random.nextBoolean());
+                : resultOf(job, operation, finding);
         int status = s.runner.result(job.get("job_id"), body).statusCode();
         assertThat(status).as("result").isIn(204, 409);
         if (!fail) {
-            accepted(job, status);
+            accepted(job, status, finding);
         }
-        return (fail ? "failed " : "succeeded ") + describe(job) + " -> " + status;
+        return (fail ? "failed " : "succeeded ") + describe(job)
+                + (operation.equals("check") && !fail ? " (" + name(finding) + ")" : "") + " -> " + status;
     }
 
-    /** The model's side of a success the control plane accepted (204): an apply adds the resource, a destroy removes it. */
-    private void accepted(Map<String, Object> job, int status) {
+    /**
+     * The model's side of a success the control plane accepted (204): an apply adds the resource, a destroy removes
+     * it; a check's {@code finding} changes no resource.
+     */
+    private void accepted(Map<String, Object> job, int status, Map<String, Object> finding) {
         if (status != 204) {
             return;
+        }
+        if (job.get("operation").equals("check") && finding == CheckReports.REPLACE) {
+            destructiveFindings++;
         }
         String resource = RunnerDriver.resourceOf(job);
         if (job.get("operation").equals("apply")) {
@@ -433,10 +467,71 @@ class EngineModelTest {
         }
     }
 
-    /** A success of {@code operation}; a check finds drift when {@code drifted}. */
-    private static Map<String, Object> resultOf(Map<String, Object> job, String operation, boolean drifted) {
+    /** What a check finds, if the job is one: nothing, drift an apply puts back in place, or drift whose fix replaces. */
+    private Map<String, Object> finding() {
+        return switch (random.nextInt(3)) {
+            case 0 -> CheckReports.CLEAN;
+            case 1 -> CheckReports.IN_PLACE;
+            default -> CheckReports.REPLACE;
+        };
+    }
+
+    private static String name(Map<String, Object> finding) {
+        return finding == CheckReports.CLEAN
+                ? "clean"
+                : finding == CheckReports.IN_PLACE ? "drifted" : "drifted, replaces";
+    }
+
+    /**
+     * The gate invariant: the runner claimed {@code job}; when it applies a reconcile for destructive drift, that
+     * reconcile's approval gate was passed (README: a fix that deletes or replaces never applies unattended).
+     */
+    private void neverUnattended(Map<String, Object> job) {
+        if (!job.get("operation").equals("apply")) {
+            return;
+        }
+        String deployment = job.get("deployment_id").toString();
+        Boolean known = destructiveFix.get(deployment);
+        if (Boolean.FALSE.equals(known)) {
+            return;
+        }
+        JsonPath view = admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", s.org, deployment)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        if (known == null) {
+            List<String> reconciles = view.getList("reconciles", String.class);
+            known = reconciles != null
+                    && !reconciles.isEmpty()
+                    && admin()
+                            .queryParam("kind", "destructive-drift")
+                            .queryParam("limit", 500)
+                            .get("/api/v1/orgs/{org}/projects/shop/envs/prod/issues", s.org)
+                            .then()
+                            .statusCode(200)
+                            .extract()
+                            .jsonPath()
+                            .getList("items.id", String.class)
+                            .stream()
+                            .anyMatch(reconciles::contains);
+            destructiveFix.put(deployment, known);
+        }
+        if (known) {
+            String gate = view.getString("approval.state");
+            assertThat(gate)
+                    .as(() -> "the runner claimed " + describe(job) + ", a fix of destructive drift, with its gate "
+                            + gate + " (" + view.prettify() + ")\n" + String.join("\n", log))
+                    .isIn("approved", "not-needed");
+            destructiveFixApplies++;
+        }
+    }
+
+    /** A success of {@code operation}; a check reports {@code finding}. */
+    private static Map<String, Object> resultOf(
+            Map<String, Object> job, String operation, Map<String, Object> finding) {
         if (operation.equals("check")) {
-            return Map.of("status", "succeeded", "check", drifted ? CheckReports.IN_PLACE : CheckReports.CLEAN);
+            return Map.of("status", "succeeded", "check", finding);
         }
         String resource = RunnerDriver.resourceOf(job);
         Map<String, Object> outputs = operation.equals("apply")
@@ -459,7 +554,7 @@ class EngineModelTest {
         Map<String, Object> job = abandoned.remove(id);
         sleep(2600);
         int status = s.runner
-                .result(id, resultOf(job, job.get("operation").toString(), false))
+                .result(id, resultOf(job, job.get("operation").toString(), CheckReports.CLEAN))
                 .statusCode();
         assertThat(status).as("a result after the lease expired").isEqualTo(409);
         return "late result of " + describe(job) + " -> " + status;
@@ -480,13 +575,15 @@ class EngineModelTest {
                 idle++;
             } else {
                 idle = 0;
+                neverUnattended(job);
                 accepted(
                         job,
                         s.runner
                                 .result(
                                         job.get("job_id"),
-                                        resultOf(job, job.get("operation").toString(), false))
-                                .statusCode());
+                                        resultOf(job, job.get("operation").toString(), CheckReports.CLEAN))
+                                .statusCode(),
+                        CheckReports.CLEAN);
             }
         }
     }

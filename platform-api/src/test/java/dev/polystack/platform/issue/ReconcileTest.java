@@ -35,14 +35,6 @@ class ReconcileTest {
 
     private static final String ENV = "/api/v1/orgs/{org}/projects/shop/envs/prod";
 
-    private static final Map<String, Object> REPLACE = Map.of(
-            "drifted",
-            false,
-            "changes_pending",
-            true,
-            "changes",
-            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
-
     @Inject
     Reconciler reconciler;
 
@@ -226,7 +218,7 @@ class ReconcileTest {
     @Test
     void destructiveDriftIsNeverAppliedAutomaticallyItsFixWaitsForApprovalAndObservedDriftOnlyOpensAnIssue() {
         Scenario auto = deployed("auto");
-        check(auto, Map.of("app.a", REPLACE));
+        check(auto, Map.of("app.a", CheckReports.REPLACE));
         Scenario observed = deployed(null);
         check(observed, Map.of("app.a", CheckReports.IN_PLACE));
 

@@ -26,5 +26,17 @@ public final class CheckReports {
             "changes",
             List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("update"))));
 
+    /**
+     * A configuration that would change the resource, and putting it back replaces it (delete, then create):
+     * destructive drift, whose fix never applies unattended.
+     */
+    public static final Map<String, Object> REPLACE = Map.of(
+            "drifted",
+            false,
+            "changes_pending",
+            true,
+            "changes",
+            List.of(Map.of("address", "module.main.terraform_data.this", "actions", List.of("delete", "create"))));
+
     private CheckReports() {}
 }
