@@ -5,6 +5,7 @@ import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
+import dev.polystack.platform.testing.StateCalls;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -253,8 +254,8 @@ class RunnerProtocolTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = basic(state);
-        String address = relative(state.get("address"));
+        String auth = StateCalls.basic(state);
+        String address = StateCalls.path(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
         writeState(address, auth, "lock-1", 1).then().statusCode(200);
 
@@ -272,7 +273,7 @@ class RunnerProtocolTest {
         Map<String, Object> retry = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> retryState = (Map<String, Object>) retry.get("state");
-        lock(relative(retryState.get("address")), basic(retryState), "lock-2")
+        lock(StateCalls.path(retryState.get("address")), StateCalls.basic(retryState), "lock-2")
                 .then()
                 .statusCode(200);
         s.succeed(retry);
@@ -287,8 +288,8 @@ class RunnerProtocolTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = basic(state);
-        String address = relative(state.get("address"));
+        String auth = StateCalls.basic(state);
+        String address = StateCalls.path(state.get("address"));
         assertThat(state.get("username")).isEqualTo(job.get("job_id"));
 
         given().header("Authorization", auth).get(address).then().statusCode(204);
@@ -299,7 +300,7 @@ class RunnerProtocolTest {
         writeState(address, auth, "lock-1", 1).then().statusCode(409);
         lock(address, auth, "lock-1").then().statusCode(200);
         given().header("Authorization", auth)
-                .body(lockInfo("other"))
+                .body(StateCalls.lockInfo("other"))
                 .request("LOCK", address)
                 .then()
                 .statusCode(423)
@@ -315,12 +316,12 @@ class RunnerProtocolTest {
                 .statusCode(200)
                 .body("serial", equalTo(3));
         given().header("Authorization", auth)
-                .body(lockInfo("other"))
+                .body(StateCalls.lockInfo("other"))
                 .request("UNLOCK", address)
                 .then()
                 .statusCode(409);
         given().header("Authorization", auth)
-                .body(lockInfo("lock-1"))
+                .body(StateCalls.lockInfo("lock-1"))
                 .request("UNLOCK", address)
                 .then()
                 .statusCode(200);
@@ -410,24 +411,10 @@ class RunnerProtocolTest {
                 .body("errors[0].pointer", equalTo("timeout"));
     }
 
-    private static String basic(Map<String, Object> state) {
-        return "Basic "
-                + Base64.getEncoder()
-                        .encodeToString(
-                                (state.get("username") + ":" + state.get("password")).getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String relative(Object address) {
-        return URI.create(address.toString()).getPath();
-    }
-
-    private static String lockInfo(String id) {
-        return "{\"ID\":\"" + id + "\",\"Operation\":\"OperationTypeApply\",\"Info\":\"\",\"Who\":\"runner@test\","
-                + "\"Version\":\"1.8.0\",\"Created\":\"2026-11-29T12:00:00Z\",\"Path\":\"\"}";
-    }
-
     private static Response lock(String address, String auth, String id) {
-        return given().header("Authorization", auth).body(lockInfo(id)).request("LOCK", address);
+        return given().header("Authorization", auth)
+                .body(StateCalls.lockInfo(id))
+                .request("LOCK", address);
     }
 
     @Test
@@ -438,8 +425,8 @@ class RunnerProtocolTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = basic(state);
-        String address = relative(state.get("address"));
+        String auth = StateCalls.basic(state);
+        String address = StateCalls.path(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
         byte[] big =
                 ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
@@ -632,8 +619,8 @@ class RunnerProtocolTest {
         Map<String, Object> job = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = basic(state);
-        String address = relative(state.get("address"));
+        String auth = StateCalls.basic(state);
+        String address = StateCalls.path(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
         String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
 
