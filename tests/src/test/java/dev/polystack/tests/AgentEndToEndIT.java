@@ -369,7 +369,7 @@ class AgentEndToEndIT {
 
     private String stateOf(String url, String resource) {
         String versions = "/api/v1/orgs/acme/projects/shop/envs/prod/state/thing/default/" + resource + "/versions";
-        String latest = api(url).get(versions).then().statusCode(200).extract().path("[0].id");
+        String latest = api(url).get(versions).then().statusCode(200).extract().path("items[0].id");
         return api(url).get(versions + "/" + latest)
                 .then()
                 .statusCode(200)

@@ -117,7 +117,7 @@ class ControlPlaneCrashIT {
                             .statusCode(200)
                             .extract()
                             .jsonPath()
-                            .getList("");
+                            .getList("items");
                     assertThat(versions)
                             .as("state versions of %s: one apply, one write", resource)
                             .hasSize(1);

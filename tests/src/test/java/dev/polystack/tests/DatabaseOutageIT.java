@@ -114,7 +114,7 @@ class DatabaseOutageIT {
                                         .statusCode(200)
                                         .extract()
                                         .jsonPath()
-                                        .getList(""))
+                                        .getList("items"))
                                 .hasSize(1);
                     }
                     // the write refused during the outage did not half-happen

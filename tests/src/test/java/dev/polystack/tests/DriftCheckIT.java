@@ -454,7 +454,7 @@ class DriftCheckIT {
 
     private static String stateOf(String url, String resource) {
         String versions = ENV + "/state/watched/default/" + resource + "/versions";
-        String latest = api(url).get(versions).then().statusCode(200).extract().path("[0].id");
+        String latest = api(url).get(versions).then().statusCode(200).extract().path("items[0].id");
         return api(url).get(versions + "/" + latest)
                 .then()
                 .statusCode(200)

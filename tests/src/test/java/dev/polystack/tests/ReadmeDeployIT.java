@@ -102,7 +102,7 @@ class ReadmeDeployIT {
                 String versions =
                         "/api/v1/orgs/acme/projects/shop/envs/prod/state/postgres/default/checkout.db/versions";
                 String latest =
-                        api().get(versions).then().statusCode(200).extract().path("[0].id");
+                        api().get(versions).then().statusCode(200).extract().path("items[0].id");
                 assertThat(api().get(versions + "/" + latest)
                                 .then()
                                 .statusCode(200)

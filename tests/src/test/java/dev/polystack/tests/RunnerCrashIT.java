@@ -126,7 +126,7 @@ class RunnerCrashIT {
                             .statusCode(200)
                             .extract()
                             .jsonPath()
-                            .getList(""))
+                            .getList("items"))
                     .as("state written by the dead job")
                     .isEmpty();
 

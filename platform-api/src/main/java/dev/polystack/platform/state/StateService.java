@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.environment.EnvironmentService;
 import dev.polystack.platform.security.OrgScope;
@@ -179,21 +181,30 @@ public class StateService {
         InTransaction.execute(entityManager, "delete from state_lock where job_id = ?", jobId);
     }
 
+    /**
+     * A page of a resource's state versions, newest first, without their contents: a version is up to the state
+     * limit in size (32 MiB by default), so a list that read them would hold a page's worth of states in memory.
+     */
     @Transactional
-    public List<StateVersionView> versions(OrgScope scope, String project, String env, String resourceKey) {
+    public Page<StateVersionView> versions(
+            OrgScope scope, String project, String env, String resourceKey, PageRequest page) {
         UUID environmentId = environments.reference(scope, project, env).id();
-        return entityManager
+        PageRequest.InstantAndId after = page.afterInstantAndId();
+        var query = entityManager
                 .createQuery(
-                        "select v from StateVersion v where v.environmentId = ?1 and v.resourceKey = ?2 "
-                                + "order by v.createdAt desc",
-                        StateVersion.class)
-                .setParameter(1, environmentId)
-                .setParameter(2, resourceKey)
-                .setMaxResults(500)
-                .getResultList()
-                .stream()
-                .map(v -> new StateVersionView(v.id(), v.serial(), v.lineage(), v.size(), v.jobId(), v.createdAt()))
-                .toList();
+                        "select new dev.polystack.platform.state.StateVersionView(v.id, v.serial, v.lineage, v.size,"
+                                + " v.jobId, v.createdAt) from StateVersion v"
+                                + " where v.environmentId = :environment and v.resourceKey = :resource"
+                                + (after == null ? "" : " and (v.createdAt < :t or (v.createdAt = :t and v.id < :id))")
+                                + " order by v.createdAt desc, v.id desc",
+                        StateVersionView.class)
+                .setParameter("environment", environmentId)
+                .setParameter("resource", resourceKey);
+        if (after != null) {
+            query.setParameter("t", after.instant()).setParameter("id", after.id());
+        }
+        List<StateVersionView> rows = query.setMaxResults(page.limit() + 1).getResultList();
+        return Page.of(rows, page.limit(), v -> v.createdAt() + "|" + v.id(), v -> v);
     }
 
     @Transactional

@@ -1,8 +1,11 @@
 package dev.polystack.platform.state;
 
+import dev.polystack.platform.common.web.Page;
+import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.security.AccessService;
 import dev.polystack.platform.security.Role;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -12,7 +15,6 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.util.List;
 import java.util.UUID;
 
 /** State history for administrators (owners and instance administrators): it holds secrets. */
@@ -28,19 +30,23 @@ public class StateVersionResource {
     StateService states;
 
     @GET
-    @Operation(operationId = "listStateVersions", summary = "List a resource's state versions, newest first (owners)")
-    public List<StateVersionView> list(
+    @Operation(
+            operationId = "listStateVersions",
+            summary = "List a resource's state versions, newest first, without their contents (owners)")
+    public Page<StateVersionView> list(
             @PathParam("org") String org,
             @PathParam("project") String project,
             @PathParam("env") String env,
             @PathParam("type") String type,
             @PathParam("class") String resourceClass,
-            @PathParam("resource_id") String resourceId) {
+            @PathParam("resource_id") String resourceId,
+            @BeanParam PageRequest page) {
         return states.versions(
                 access.require(org, Role.OWNER),
                 project,
                 env,
-                StateBackendResource.key(type, resourceClass, resourceId));
+                StateBackendResource.key(type, resourceClass, resourceId),
+                page);
     }
 
     @GET

@@ -27,7 +27,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import static dev.polystack.platform.testing.Api.admin;
@@ -129,10 +128,8 @@ class EngineModelTest {
     private int destructiveFindings;
     /** Applies of reconciles for destructive drift whose gate was looked at when they were claimed. */
     private int destructiveFixApplies;
-    /** The highest state serial seen stored for each resource. */
-    private final Map<String, Long> serials = new TreeMap<>();
-    /** State writes the control plane accepted. */
-    private int stateWrites;
+    /** The resources' states as the model's runner writes them, and the serials seen stored. */
+    private ModelState states;
     /** Whether a deployment (by id) is a reconcile for destructive drift, once the gate invariant looked it up. */
     private final Map<String, Boolean> destructiveFix = new HashMap<>();
 
@@ -142,6 +139,8 @@ class EngineModelTest {
         int steps = Integer.getInteger("model.steps", 80);
         random = new Random(seed);
         s = new Scenario(3);
+        states = new ModelState(
+                s.org, ALIASES.stream().map(alias -> "app." + alias).toList());
         approver = tokenFor(s.org, "platform-engineer");
         envType(Map.of());
         double failuresBefore = advanceFailures();
@@ -174,7 +173,7 @@ class EngineModelTest {
                 dependencyChecks,
                 destructiveFindings,
                 destructiveFixApplies,
-                stateWrites);
+                states.writes());
     }
 
     private String step(int step) {
@@ -423,7 +422,7 @@ class EngineModelTest {
         String operation = job.get("operation").toString();
         Map<String, Object> finding = finding();
         if (!fail) {
-            writeState(job);
+            states.write(job);
         }
         Map<String, Object> body = fail
                 ? Map.of("status", "failed", "error", Map.of("summary", "asked to fail"))
@@ -541,97 +540,6 @@ class EngineModelTest {
         }
     }
 
-    /**
-     * What OpenTofu does with the state around an apply or a destroy, with the job's own credentials: reads it,
-     * locks it, writes the next serial (a destroy leaves no resources in it) and unlocks it. A job that lost its
-     * lease meanwhile is refused (401) and writes nothing; its result will be refused too.
-     */
-    private void writeState(Map<String, Object> job) {
-        String operation = job.get("operation").toString();
-        if (!operation.equals("apply") && !operation.equals("destroy")) {
-            return;
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = StateCalls.basic(state);
-        String address = StateCalls.path(state.get("address"));
-        String resource = RunnerDriver.resourceOf(job);
-        Response current = given().header("Authorization", auth).get(address);
-        if (current.statusCode() == 401) {
-            return;
-        }
-        assertThat(current.statusCode())
-                .as(() -> "read the state of " + resource)
-                .isIn(200, 204);
-        long serial = current.statusCode() == 200 ? current.jsonPath().getLong("serial") : 0;
-        String lock = UUID.randomUUID().toString();
-        int locked = given().header("Authorization", auth)
-                .body(StateCalls.lockInfo(lock))
-                .request("LOCK", address)
-                .statusCode();
-        if (locked == 401) {
-            return;
-        }
-        assertThat(locked)
-                .as(() -> "lock the state of " + resource + " for " + describe(job))
-                .isEqualTo(200);
-        String resources = operation.equals("destroy")
-                ? "[]"
-                : "[{\"mode\":\"managed\",\"type\":\"terraform_data\",\"name\":\"this\",\"instances\":[]}]";
-        int written = given().header("Authorization", auth)
-                .contentType("application/json")
-                .body("{\"version\":4,\"terraform_version\":\"1.11.0\",\"serial\":" + (serial + 1) + ",\"lineage\":\""
-                        + LINEAGE + "\",\"outputs\":{},\"resources\":" + resources + "}")
-                .queryParam("ID", lock)
-                .post(address)
-                .statusCode();
-        if (written == 401) {
-            return;
-        }
-        assertThat(written)
-                .as(() -> "write serial " + (serial + 1) + " of " + resource)
-                .isEqualTo(200);
-        stateWrites++;
-        int unlocked = given().header("Authorization", auth)
-                .body(StateCalls.lockInfo(lock))
-                .request("UNLOCK", address)
-                .statusCode();
-        assertThat(unlocked).as(() -> "unlock the state of " + resource).isIn(200, 401);
-    }
-
-    /** One lineage for every resource's state: each resource has a state of its own. */
-    private static final String LINEAGE = "6a0c1f44-0000-4000-8000-00000000e0de";
-
-    /** The state serials stored for each resource never go back, newest version first. */
-    private void serialsOnlyGrow(String where, String history) {
-        for (String resource : ALIASES.stream().map(a -> "app." + a).toList()) {
-            List<Long> stored = admin().get(
-                            "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/{id}/versions",
-                            s.org,
-                            resource)
-                    .then()
-                    .statusCode(200)
-                    .extract()
-                    .jsonPath()
-                    .getList("serial", Long.class);
-            if (stored.isEmpty()) {
-                assertThat(serials)
-                        .as(() -> where + ": the state of " + resource + " vanished\n" + history)
-                        .doesNotContainKey(resource);
-                continue;
-            }
-            assertThat(stored)
-                    .as(() -> where + ": the state versions of " + resource + ", newest first\n" + history)
-                    .isSortedAccordingTo(java.util.Comparator.reverseOrder());
-            long newest = stored.get(0);
-            assertThat(newest)
-                    .as(() -> where + ": the newest state serial of " + resource + " against the highest seen\n"
-                            + history)
-                    .isGreaterThanOrEqualTo(serials.getOrDefault(resource, 0L));
-            serials.put(resource, newest);
-        }
-    }
-
     /** A success of {@code operation}; a check reports {@code finding}. */
     private static Map<String, Object> resultOf(
             Map<String, Object> job, String operation, Map<String, Object> finding) {
@@ -692,7 +600,7 @@ class EngineModelTest {
             } else {
                 idle = 0;
                 neverUnattended(job);
-                writeState(job);
+                states.write(job);
                 accepted(
                         job,
                         s.runner
@@ -787,7 +695,7 @@ class EngineModelTest {
                         .containsExactlyInAnyOrderElementsOf(expected);
             }
         }
-        serialsOnlyGrow(where, history);
+        states.serialsOnlyGrow(where, history);
         assertThat(advanceFailures() - failuresBefore)
                 .as(() -> where + ": advances that failed\n" + history)
                 .isZero();

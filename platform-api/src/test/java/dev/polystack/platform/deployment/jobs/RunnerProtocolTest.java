@@ -33,11 +33,14 @@ import static dev.polystack.platform.testing.Scenario.graph;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 /** The runner protocol and the state backend: authentication, claims, leases, cancel, logs, fencing. */
 @QuarkusTest
@@ -330,9 +333,9 @@ class RunnerProtocolTest {
         String versionId = admin().get(stateUrl, s.org)
                 .then()
                 .statusCode(200)
-                .body("size()", equalTo(1))
+                .body("items.size()", equalTo(1))
                 .extract()
-                .path("[0].id");
+                .path("items[0].id");
         admin().get(stateUrl + "/{v}", s.org, versionId).then().statusCode(200).body("serial", equalTo(3));
         admin().get(stateUrl, s.org).then().body(not(containsString("terraform_data")));
     }
@@ -411,14 +414,10 @@ class RunnerProtocolTest {
                 .body("errors[0].pointer", equalTo("timeout"));
     }
 
-    private static Response lock(String address, String auth, String id) {
-        return given().header("Authorization", auth)
-                .body(StateCalls.lockInfo(id))
-                .request("LOCK", address);
-    }
+    /** One resource deployed, its job claimed, and its state locked by that job ({@code lock-1}). */
+    private record LockedState(Scenario scenario, String auth, String address) {}
 
-    @Test
-    void aStateOverItsLimitIsRefusedWith413WhateverItsFramingAndNothingIsStored() throws Exception {
+    private static LockedState lockedState() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of()));
         s.deploy();
@@ -428,6 +427,21 @@ class RunnerProtocolTest {
         String auth = StateCalls.basic(state);
         String address = StateCalls.path(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
+        return new LockedState(s, auth, address);
+    }
+
+    private static Response lock(String address, String auth, String id) {
+        return given().header("Authorization", auth)
+                .body(StateCalls.lockInfo(id))
+                .request("LOCK", address);
+    }
+
+    @Test
+    void aStateOverItsLimitIsRefusedWith413WhateverItsFramingAndNothingIsStored() throws Exception {
+        LockedState locked = lockedState();
+        Scenario s = locked.scenario();
+        String auth = locked.auth();
+        String address = locked.address();
         byte[] big =
                 ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
                                 + "x".repeat(32 * 1024 * 1024) + "\",\"type\":\"string\"}},\"resources\":[]}")
@@ -613,15 +627,10 @@ class RunnerProtocolTest {
 
     @Test
     void stateWritesMustCarryLineageAndSerialAndNeverRewriteHistory() {
-        Scenario s = new Scenario(1);
-        s.manifest(graph("a", List.of()));
-        s.deploy();
-        Map<String, Object> job = s.claimAll().get("app.a");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> state = (Map<String, Object>) job.get("state");
-        String auth = StateCalls.basic(state);
-        String address = StateCalls.path(state.get("address"));
-        lock(address, auth, "lock-1").then().statusCode(200);
+        LockedState locked = lockedState();
+        Scenario s = locked.scenario();
+        String auth = locked.auth();
+        String address = locked.address();
         String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
 
         // without serial or lineage the stale-write check cannot work: refused
@@ -651,6 +660,46 @@ class RunnerProtocolTest {
                 .statusCode(409)
                 .body("detail", containsString("lineage"));
         String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
-        admin().get(stateUrl, s.org).then().statusCode(200).body("size()", equalTo(1));
+        admin().get(stateUrl, s.org).then().statusCode(200).body("items.size()", equalTo(1));
+    }
+
+    @Test
+    void aResourcesStateVersionsAreListedNewestFirstAPageAtATimeWithoutTheirContents() {
+        LockedState locked = lockedState();
+        Scenario s = locked.scenario();
+        String auth = locked.auth();
+        String address = locked.address();
+        for (int serial = 1; serial <= 3; serial++) {
+            writeState(address, auth, "lock-1", serial).then().statusCode(200);
+        }
+        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
+
+        var first = admin().queryParam("limit", 2)
+                .get(stateUrl, s.org)
+                .then()
+                .statusCode(200)
+                .body("items.serial", contains(3, 2))
+                .body("items[0]", not(hasKey("content")))
+                .extract()
+                .jsonPath();
+        String next = first.getString("next_page_token");
+        assertThat(next).as("a third version is on the next page").isNotBlank();
+        admin().queryParam("limit", 2)
+                .queryParam("page_token", next)
+                .get(stateUrl, s.org)
+                .then()
+                .statusCode(200)
+                .body("items.serial", contains(1))
+                .body("next_page_token", nullValue());
+        admin().queryParam("page_token", "not-a-token")
+                .get(stateUrl, s.org)
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json");
+        admin().queryParam("limit", 501)
+                .get(stateUrl, s.org)
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json");
     }
 }
