@@ -4,7 +4,6 @@ import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
-import dev.polystack.platform.testing.StateCalls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.as;
 import static dev.polystack.platform.testing.Api.tokenFor;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -566,17 +564,7 @@ class EngineModelTest {
         String id = abandoned.keySet().iterator().next();
         Map<String, Object> job = abandoned.remove(id);
         sleep(2600);
-        if (Set.of("apply", "destroy").contains(job.get("operation").toString())) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> state = (Map<String, Object>) job.get("state");
-            int read = given().header("Authorization", StateCalls.basic(state))
-                    .get(StateCalls.path(state.get("address")))
-                    .statusCode();
-            assertThat(read)
-                    .as(() -> "the state credentials of " + describe(job) + ", whose lease expired\n"
-                            + String.join("\n", log))
-                    .isEqualTo(401);
-        }
+        states.refusedAfterLease(job, describe(job) + "\n" + String.join("\n", log));
         int status = s.runner
                 .result(id, resultOf(job, job.get("operation").toString(), CheckReports.CLEAN))
                 .statusCode();

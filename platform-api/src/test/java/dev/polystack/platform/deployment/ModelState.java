@@ -94,6 +94,22 @@ final class ModelState {
         assertThat(unlocked).as(() -> "unlock the state of " + resource).isIn(200, 401);
     }
 
+    /** A job whose lease expired: the state of an apply or a destroy no longer opens to its credentials. */
+    void refusedAfterLease(Map<String, Object> job, String what) {
+        String operation = job.get("operation").toString();
+        if (!operation.equals("apply") && !operation.equals("destroy")) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        int read = given().header("Authorization", StateCalls.basic(state))
+                .get(StateCalls.path(state.get("address")))
+                .statusCode();
+        assertThat(read)
+                .as(() -> "the state credentials of " + what + ", whose lease expired")
+                .isEqualTo(401);
+    }
+
     /** One lineage for every resource's state: each resource has a state of its own. */
     private static final String LINEAGE = "6a0c1f44-0000-4000-8000-00000000e0de";
 
