@@ -5,8 +5,10 @@ import dev.polystack.runner.protocol.JobResult;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,6 +29,9 @@ public final class Agent {
     private final AtomicBoolean cancelRunning = new AtomicBoolean();
     private final AtomicInteger running = new AtomicInteger();
     private final List<Thread> slots = new ArrayList<>();
+    /** The slots waiting in a claim right now; guarded by itself. */
+    private final Set<Thread> claiming = new HashSet<>();
+
     private final Jobs jobs;
 
     /** Makes the supervisor of a claimed job: where and how it runs. */
@@ -59,7 +64,7 @@ public final class Agent {
         Optional<ClaimedJob> next = Optional.empty();
         while (!stopping.get() || next.isPresent()) {
             try {
-                Optional<ClaimedJob> job = next.isPresent() ? next : controlPlane.claim(config.claimWait());
+                Optional<ClaimedJob> job = next.isPresent() ? next : claim();
                 next = Optional.empty();
                 failures = 0;
                 if (job.isEmpty()) {
@@ -91,6 +96,32 @@ public final class Agent {
         }
     }
 
+    /**
+     * A long-polling claim that a shutdown ends at once: the slot's thread is interrupted while it waits, which
+     * cancels the request (the control plane then stops waiting for it, and claims nothing for it). An interrupt
+     * never outlives the claim: what the slot does next (reporting a job that came just before the shutdown) is
+     * not cut short.
+     */
+    private Optional<ClaimedJob> claim() throws IOException {
+        synchronized (claiming) {
+            if (stopping.get()) {
+                return Optional.empty();
+            }
+            claiming.add(Thread.currentThread());
+        }
+        try {
+            return controlPlane.claim(config.claimWait());
+        } finally {
+            synchronized (claiming) {
+                claiming.remove(Thread.currentThread());
+                if (stopping.get()) {
+                    // the shutdown's interrupt, if it came: it was meant for the wait only
+                    Thread.interrupted();
+                }
+            }
+        }
+    }
+
     private static long backoff(int failures) {
         return Math.min(30_000L, 500L * (1L << Math.min(failures, 6)));
     }
@@ -102,6 +133,10 @@ public final class Agent {
         }
         LOG.info("shutting down: no new jobs; " + running.get() + " running job(s) get "
                 + config.shutdownGrace().toSeconds() + " s");
+        // an idle slot's claim may be held by the control plane for a while yet: it is not waited for
+        synchronized (claiming) {
+            claiming.forEach(Thread::interrupt);
+        }
         long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
         while (running.get() > 0 && System.nanoTime() < deadline) {
             sleep(200);

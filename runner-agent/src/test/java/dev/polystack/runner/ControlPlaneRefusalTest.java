@@ -15,9 +15,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyPairGenerator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,12 +62,7 @@ class ControlPlaneRefusalTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
-        controlPlane = new ControlPlane(
-                URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                "acme",
-                "r1",
-                "polystack",
-                KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate());
+        controlPlane = Fixtures.controlPlaneAt(server);
     }
 
     @AfterEach

@@ -24,4 +24,16 @@ final class Fixtures {
     static List<String> lines(String name) {
         return read(name).lines().toList();
     }
+
+    /** A control plane client of runner {@code r1} of {@code acme} for a local server, with a fresh key. */
+    static ControlPlane controlPlaneAt(com.sun.net.httpserver.HttpServer server) throws Exception {
+        return new ControlPlane(
+                java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                "acme",
+                "r1",
+                "polystack",
+                java.security.KeyPairGenerator.getInstance("Ed25519")
+                        .generateKeyPair()
+                        .getPrivate());
+    }
 }

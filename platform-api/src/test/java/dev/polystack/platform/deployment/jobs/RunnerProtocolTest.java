@@ -52,6 +52,34 @@ class RunnerProtocolTest {
     EntityManager entityManager;
 
     @Test
+    void aClaimItsRunnerGaveUpOnTakesNoJob() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        // an agent that shuts down while idle cancels its waiting claim (the request is aborted)
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        CompletableFuture<HttpResponse<String>> abandoned = client.sendAsync(
+                HttpRequest.newBuilder(URI.create(io.restassured.RestAssured.baseURI + ":"
+                                + io.restassured.RestAssured.port + "/api/runner/v1/claim?wait=14s"))
+                        .header("Authorization", "Bearer " + s.runner.jwt())
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(1000);
+        assertThat(abandoned).as("the claim waits").isNotDone();
+        abandoned.cancel(true);
+        Thread.sleep(1000);
+        // a job queued now wakes whatever waits for the runner: the abandoned claim must not take it for nobody
+        s.deploy();
+        // time for the abandoned claim to wake and claim, if it were still waiting: the next claim looks first, and
+        // would otherwise beat it to the job
+        Thread.sleep(2000);
+        Map<String, Object> job = s.runner.claim("1s");
+        assertThat(job).as("the runner's next claim gets the job").isNotNull();
+        assertThat(RunnerDriver.resourceOf(job)).isEqualTo("app.a");
+    }
+
+    @Test
     void everyAuthenticationFailureIs401() {
         Scenario s = new Scenario(1);
         RunnerDriver runner = s.runner;
