@@ -173,7 +173,7 @@ public class JobService implements StateCredentials {
         while (true) {
             // a runner (or organization) that already runs as many jobs as it may finds nothing: its job's inputs are
             // not resolved for nothing
-            Optional<Job> next = jobs.nextQueued(
+            Optional<JobRepository.QueuedJob> next = jobs.nextQueued(
                     runner.runnerId(),
                     runner.maxConcurrentJobs(),
                     runner.orgId(),
@@ -187,7 +187,7 @@ public class JobService implements StateCredentials {
                 }
                 return new Claim(Optional.empty(), failed);
             }
-            Job job = next.get();
+            JobRepository.QueuedJob job = next.get();
             DeploymentNode node = nodes.lock(job.nodeId());
             EnvironmentRef environment = deployments.environmentOf(job.deploymentId());
             String org = environment.org();
@@ -252,8 +252,6 @@ public class JobService implements StateCredentials {
                 QuarkusTransaction.setRollbackOnly();
                 return new Claim(Optional.empty(), List.of());
             }
-            // written by that statement: the session must not write it again
-            jobs.getEntityManager().detach(job);
             pickupLatency.record(Duration.between(job.createdAt(), now));
             return new Claim(Optional.of(payload), failed);
         }
@@ -268,10 +266,11 @@ public class JobService implements StateCredentials {
     }
 
     /** A node whose inputs could not be resolved when its job was claimed: it fails; its deployment advances after the claim. */
-    private DeploymentEngine.Ended unresolvable(Job job, DeploymentNode node, String error, Instant now) {
+    private DeploymentEngine.Ended unresolvable(
+            JobRepository.QueuedJob job, DeploymentNode node, String error, Instant now) {
         logs.appendNodeLine(job.deploymentId(), node.id(), "error", "resolution", error, now);
-        job.end(JobStatus.CANCELLED, now);
-        if (!job.isPlanOnly()) {
+        jobs.findById(job.id()).end(JobStatus.CANCELLED, now);
+        if (!job.planOnly()) {
             checks.ended(deployments.findById(job.deploymentId()), node, NodeStatus.FAILED, error, null, now);
         }
         node.end(NodeStatus.FAILED, error, null, now);
@@ -279,7 +278,7 @@ public class JobService implements StateCredentials {
     }
 
     private ClaimedJob payload(
-            Job job,
+            JobRepository.QueuedJob job,
             DeploymentNode node,
             ResolvedNode resolved,
             NodeResolver.Lookups lookups,
@@ -318,7 +317,7 @@ public class JobService implements StateCredentials {
                         + identity.resourceClass() + "/" + identity.id())
                 .toString();
         // a gated deployment's first part only plans, whatever its node will do once approved
-        NodeOperation operation = job.isPlanOnly() ? NodeOperation.PLAN : node.operation();
+        NodeOperation operation = job.planOnly() ? NodeOperation.PLAN : node.operation();
         return new ClaimedJob(
                 job.id(),
                 job.deploymentId(),

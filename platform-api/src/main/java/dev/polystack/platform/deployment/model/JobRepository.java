@@ -1,13 +1,13 @@
 package dev.polystack.platform.deployment.model;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.sql.Statement;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
-import org.hibernate.Timeouts;
-import org.hibernate.cfg.AvailableSettings;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,31 +19,44 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return Optional.ofNullable(getEntityManager().find(Job.class, id, LockModeType.PESSIMISTIC_WRITE));
     }
 
+    /** What a claim needs of the queued job it took, read without loading the job as an entity. */
+    public record QueuedJob(
+            UUID id, UUID orgId, UUID deploymentId, UUID nodeId, int attempt, boolean planOnly, Instant createdAt) {}
+
     /**
      * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
      * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
      * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement:
      * {@link #claimWithin} counts again under the organization's lock, which is what makes the limits exact. A
-     * query of the persistence model (translated once, its result mapping fixed) rather than a native one, which
-     * Hibernate maps again from the result set's metadata at every execution.
+     * plain statement: the claim marks the job with one of its own ({@link #claimWithin}), so the job is never
+     * loaded as an entity on this path (a query of the persistence model hydrated one, and a native one is mapped
+     * from the result set's metadata at every execution). It does not flush the session first: a caller that ended
+     * a job through its entity flushes before it looks again.
      */
-    public Optional<Job> nextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
-        return getEntityManager()
-                .createQuery("""
-                        from Job j where j.runnerId = ?1 and j.status = ?2
-                          and (select count(*) from Job r where r.runnerId = ?1 and r.status = ?3) < ?4
-                          and (select count(*) from Job o where o.orgId = ?5 and o.status = ?3) < ?6
-                        order by j.priority, j.createdAt, j.id""", Job.class)
-                .setParameter(1, runnerId)
-                .setParameter(2, JobStatus.QUEUED)
-                .setParameter(3, JobStatus.RUNNING)
-                .setParameter(4, (long) runnerLimit)
-                .setParameter(5, orgId)
-                .setParameter(6, (long) organizationLimit)
-                .setMaxResults(1)
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .setHint(AvailableSettings.JAKARTA_LOCK_TIMEOUT, Timeouts.SKIP_LOCKED_MILLI)
-                .getResultList()
+    public Optional<QueuedJob> nextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
+        return InTransaction.queryAll(
+                        getEntityManager(),
+                        """
+                        select id, org_id, deployment_id, node_id, attempt, plan_only, created_at from job
+                        where runner_id = ? and status = 'queued'
+                          and (select count(*) from job r where r.runner_id = ? and r.status = 'running') < ?
+                          and (select count(*) from job o where o.org_id = ? and o.status = 'running') < ?
+                        order by priority, created_at, id
+                        limit 1
+                        for update skip locked""",
+                        row -> new QueuedJob(
+                                row.getObject(1, UUID.class),
+                                row.getObject(2, UUID.class),
+                                row.getObject(3, UUID.class),
+                                row.getObject(4, UUID.class),
+                                row.getInt(5),
+                                row.getBoolean(6),
+                                row.getObject(7, OffsetDateTime.class).toInstant()),
+                        runnerId,
+                        runnerId,
+                        runnerLimit,
+                        orgId,
+                        organizationLimit)
                 .stream()
                 .findFirst();
     }
