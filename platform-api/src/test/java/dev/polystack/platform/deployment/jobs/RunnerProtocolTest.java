@@ -357,15 +357,17 @@ class RunnerProtocolTest {
                 .then()
                 .statusCode(200);
 
-        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
-        String versionId = admin().get(stateUrl, s.org)
+        String versionId = admin().get(APP_A_VERSIONS, s.org)
                 .then()
                 .statusCode(200)
                 .body("items.size()", equalTo(1))
                 .extract()
                 .path("items[0].id");
-        admin().get(stateUrl + "/{v}", s.org, versionId).then().statusCode(200).body("serial", equalTo(3));
-        admin().get(stateUrl, s.org).then().body(not(containsString("terraform_data")));
+        admin().get(APP_A_VERSIONS + "/{v}", s.org, versionId)
+                .then()
+                .statusCode(200)
+                .body("serial", equalTo(3));
+        admin().get(APP_A_VERSIONS, s.org).then().body(not(containsString("terraform_data")));
     }
 
     @Test
@@ -442,8 +444,12 @@ class RunnerProtocolTest {
                 .body("errors[0].pointer", equalTo("timeout"));
     }
 
+    /** Where the admin API lists the state versions of {@code app.a}. */
+    private static final String APP_A_VERSIONS =
+            "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
+
     /** One resource deployed, its job claimed, and its state locked by that job ({@code lock-1}). */
-    private record LockedState(Scenario scenario, String auth, String address) {}
+    private record LockedState(String org, String auth, String address) {}
 
     private static LockedState lockedState() {
         Scenario s = new Scenario(1);
@@ -455,7 +461,7 @@ class RunnerProtocolTest {
         String auth = StateCalls.basic(state);
         String address = StateCalls.path(state.get("address"));
         lock(address, auth, "lock-1").then().statusCode(200);
-        return new LockedState(s, auth, address);
+        return new LockedState(s.org, auth, address);
     }
 
     private static Response lock(String address, String auth, String id) {
@@ -467,9 +473,6 @@ class RunnerProtocolTest {
     @Test
     void aStateOverItsLimitIsRefusedWith413WhateverItsFramingAndNothingIsStored() throws Exception {
         LockedState locked = lockedState();
-        Scenario s = locked.scenario();
-        String auth = locked.auth();
-        String address = locked.address();
         byte[] big =
                 ("{\"version\":4,\"serial\":1,\"lineage\":\"3f2a6c1e-0000-4000-8000-000000000001\",\"outputs\":{\"x\":{\"value\":\""
                                 + "x".repeat(32 * 1024 * 1024) + "\",\"type\":\"string\"}},\"resources\":[]}")
@@ -478,14 +481,14 @@ class RunnerProtocolTest {
         // a plain HTTP client, as OpenTofu's is: with a Content-Length, and chunked from a stream
         HttpClient client =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        URI target = URI.create(
-                io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port + address + "?ID=lock-1");
+        URI target = URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
+                + locked.address() + "?ID=lock-1");
         for (HttpRequest.BodyPublisher body : List.of(
                 HttpRequest.BodyPublishers.ofByteArray(big),
                 HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)))) {
             HttpResponse<String> answer = client.send(
                     HttpRequest.newBuilder(target)
-                            .header("Authorization", auth)
+                            .header("Authorization", locked.auth())
                             .header("Content-Type", "application/json")
                             .POST(body)
                             .build(),
@@ -494,8 +497,11 @@ class RunnerProtocolTest {
             assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
             assertThat(answer.body()).contains("payload-too-large").contains(Integer.toString(32 * 1024 * 1024));
         }
-        given().header("Authorization", auth).get(address).then().statusCode(204);
-        writeState(address, auth, "lock-1", 1).then().statusCode(200);
+        given().header("Authorization", locked.auth())
+                .get(locked.address())
+                .then()
+                .statusCode(204);
+        writeState(locked.address(), locked.auth(), "lock-1", 1).then().statusCode(200);
     }
 
     private static Response writeState(String address, String auth, String lockId, int serial) {
@@ -656,26 +662,27 @@ class RunnerProtocolTest {
     @Test
     void stateWritesMustCarryLineageAndSerialAndNeverRewriteHistory() {
         LockedState locked = lockedState();
-        Scenario s = locked.scenario();
-        String auth = locked.auth();
-        String address = locked.address();
         String lineage = "3f2a6c1e-0000-4000-8000-000000000001";
 
         // without serial or lineage the stale-write check cannot work: refused
-        postState(address, auth, "lock-1", "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}")
+        postState(
+                        locked.address(),
+                        locked.auth(),
+                        "lock-1",
+                        "{\"version\":4,\"lineage\":\"" + lineage + "\",\"resources\":[]}")
                 .then()
                 .statusCode(400)
                 .body("errors.pointer", hasItem("/serial"));
-        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":1,\"resources\":[]}")
+        postState(locked.address(), locked.auth(), "lock-1", "{\"version\":4,\"serial\":1,\"resources\":[]}")
                 .then()
                 .statusCode(400)
                 .body("errors.pointer", hasItem("/lineage"));
-        writeState(address, auth, "lock-1", 4).then().statusCode(200);
+        writeState(locked.address(), locked.auth(), "lock-1", 4).then().statusCode(200);
         // the same serial again: the same content is harmless, other content is a rewrite of history
-        writeState(address, auth, "lock-1", 4).then().statusCode(200);
+        writeState(locked.address(), locked.auth(), "lock-1", 4).then().statusCode(200);
         postState(
-                        address,
-                        auth,
+                        locked.address(),
+                        locked.auth(),
                         "lock-1",
                         "{\"version\":4,\"serial\":4,\"lineage\":\"" + lineage
                                 + "\",\"outputs\":{\"x\":{\"value\":1,\"type\":\"number\"}},\"resources\":[]}")
@@ -683,27 +690,26 @@ class RunnerProtocolTest {
                 .statusCode(409)
                 .body("detail", containsString("serial 4"));
         // another lineage is another state's history
-        postState(address, auth, "lock-1", "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}")
+        postState(
+                        locked.address(),
+                        locked.auth(),
+                        "lock-1",
+                        "{\"version\":4,\"serial\":9,\"lineage\":\"another\",\"resources\":[]}")
                 .then()
                 .statusCode(409)
                 .body("detail", containsString("lineage"));
-        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
-        admin().get(stateUrl, s.org).then().statusCode(200).body("items.size()", equalTo(1));
+        admin().get(APP_A_VERSIONS, locked.org()).then().statusCode(200).body("items.size()", equalTo(1));
     }
 
     @Test
     void aResourcesStateVersionsAreListedNewestFirstAPageAtATimeWithoutTheirContents() {
         LockedState locked = lockedState();
-        Scenario s = locked.scenario();
-        String auth = locked.auth();
-        String address = locked.address();
         for (int serial = 1; serial <= 3; serial++) {
-            writeState(address, auth, "lock-1", serial).then().statusCode(200);
+            writeState(locked.address(), locked.auth(), "lock-1", serial).then().statusCode(200);
         }
-        String stateUrl = "/api/v1/orgs/{org}/projects/shop/envs/prod/state/thing/default/app.a/versions";
 
         var first = admin().queryParam("limit", 2)
-                .get(stateUrl, s.org)
+                .get(APP_A_VERSIONS, locked.org())
                 .then()
                 .statusCode(200)
                 .body("items.serial", contains(3, 2))
@@ -714,18 +720,18 @@ class RunnerProtocolTest {
         assertThat(next).as("a third version is on the next page").isNotBlank();
         admin().queryParam("limit", 2)
                 .queryParam("page_token", next)
-                .get(stateUrl, s.org)
+                .get(APP_A_VERSIONS, locked.org())
                 .then()
                 .statusCode(200)
                 .body("items.serial", contains(1))
                 .body("next_page_token", nullValue());
         admin().queryParam("page_token", "not-a-token")
-                .get(stateUrl, s.org)
+                .get(APP_A_VERSIONS, locked.org())
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json");
         admin().queryParam("limit", 501)
-                .get(stateUrl, s.org)
+                .get(APP_A_VERSIONS, locked.org())
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json");
