@@ -1,15 +1,22 @@
 package dev.polystack.platform.common;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.polystack.platform.common.sql.JsonTreeJavaType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Id;
 import jakarta.persistence.MappedSuperclass;
 import jakarta.persistence.Version;
+import org.hibernate.annotations.JavaTypeRegistration;
 
 import java.time.Instant;
 import java.util.UUID;
 
-/** The identity, timestamps and optimistic-locking version every mutable object has. */
+/**
+ * The identity, timestamps and optimistic-locking version every mutable object has. Also where every entity's
+ * {@code JsonNode} columns get their Java type ({@link JsonTreeJavaType}): a registration applies to all entities.
+ */
 @MappedSuperclass
+@JavaTypeRegistration(javaType = JsonNode.class, descriptorClass = JsonTreeJavaType.class)
 public abstract class VersionedEntity {
 
     @Id
