@@ -19,7 +19,7 @@ import org.hibernate.type.descriptor.jdbc.JdbcTypeIndicators;
  *     every update of its entity, or none was copied, and a tree changed in place would never be written.</li>
  *     <li>Here a copy is {@link JsonNode#deepCopy()}, a walk of the tree, and two trees are equal when their
  *     content is. The columns whose values are only ever replaced keep {@code @Mutability(Immutability.class)},
- *     so that their dirtiness is their setter's business and they are never copied.</li>
+ *     so that whether they changed is their setter's business, not a comparison of trees at every flush.</li>
  * </ul>
  * Reading and writing the column is the JSON type's, through Hibernate's JSON format mapper, as before.
  */
