@@ -2,6 +2,7 @@ package dev.polystack.tests;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,6 +72,32 @@ abstract class BenchmarkPart {
     final List<Double> lastQueuedToStarted = new ArrayList<>();
 
     /**
+     * Creates a deployment of {@code env} through plain HTTP, where something is being measured meanwhile: RestAssured's
+     * JSON paths take milliseconds of this machine's two cores per call, seconds over a 500-node answer (a client of
+     * the API is on another machine). {@link #createdId} reads the answer.
+     */
+    static HttpResponse<byte[]> postDeployment(HttpClient http, String baseUrl, String env, String body)
+            throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(
+                                URI.create(baseUrl + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments"))
+                        .header("Authorization", "Bearer " + ADMIN)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The id of the deployment {@link #postDeployment} created; any answer but 201 fails the run. */
+    static String createdId(HttpResponse<byte[]> created, String env) throws IOException {
+        if (created.statusCode() != 201) {
+            throw new AssertionError("creating a deployment of " + env + " answered " + created.statusCode() + ": "
+                    + new String(created.body(), StandardCharsets.UTF_8));
+        }
+        return JSON.readTree(created.body()).path("id").asText();
+    }
+
+    /**
      * Pickup of {@code deployments} single-node deployments one after another: from the moment the control plane
      * queued the node's job (its {@code queued_at}) to the moment the runner's claim returned with it (the
      * same machine, so the same clock). Measured from the create call's answer instead, a claim that beats that
@@ -87,23 +114,13 @@ abstract class BenchmarkPart {
             int warmups = 50;
             lastQueuedToAnswer.clear();
             lastQueuedToStarted.clear();
-            // the create call through plain HTTP and Jackson: it overlaps the claim being measured, and RestAssured's
-            // JSON path takes milliseconds of this machine's two cores (a client of the API is on another machine)
+            // the create call overlaps the claim being measured
             HttpClient http = HttpClient.newHttpClient();
-            HttpRequest create = HttpRequest.newBuilder(URI.create(
-                            polystack.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments"))
-                    .header("Authorization", "Bearer " + ADMIN)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"mode\":\"deploy\",\"force\":true}"))
-                    .build();
             for (int i = 0; i < deployments + warmups; i++) {
-                HttpResponse<byte[]> created = http.send(create, HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> created =
+                        postDeployment(http, polystack.baseUrl(), env, "{\"mode\":\"deploy\",\"force\":true}");
                 Instant answered = Instant.now();
-                if (created.statusCode() != 201) {
-                    throw new AssertionError("creating a deployment of " + env + " answered " + created.statusCode()
-                            + ": " + new String(created.body(), StandardCharsets.UTF_8));
-                }
-                String id = JSON.readTree(created.body()).path("id").asText();
+                String id = createdId(created, env);
                 polystack.await(env, id, Duration.ofSeconds(30));
                 Instant at = claimed.get(id);
                 if (at == null) {

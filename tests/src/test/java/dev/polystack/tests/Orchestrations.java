@@ -4,7 +4,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -270,19 +269,9 @@ final class Orchestrations extends BenchmarkPart {
         String deployments = platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments";
         double[] cpuBefore = cpuSeconds(platform.pid());
         long started = System.nanoTime();
-        HttpResponse<byte[]> createdResponse = http.send(
-                HttpRequest.newBuilder(URI.create(deployments))
-                        .header("Authorization", "Bearer " + ADMIN)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"mode\":\"deploy\"}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> createdResponse = postDeployment(http, platform.baseUrl(), env, "{\"mode\":\"deploy\"}");
         double creation = (System.nanoTime() - started) / 1e9;
-        if (createdResponse.statusCode() != 201) {
-            throw new AssertionError("creating the " + env + " deployment answered " + createdResponse.statusCode()
-                    + ": " + new String(createdResponse.body(), StandardCharsets.UTF_8));
-        }
-        String id = JSON.readTree(createdResponse.body()).path("id").asText();
+        String id = createdId(createdResponse, env);
         String status = "running";
         double makespan = 0;
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
