@@ -3,7 +3,6 @@ package dev.polystack.tests;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,9 +22,7 @@ final class ExternalPostgres implements AutoCloseable {
 
     ExternalPostgres(Path dataDir) throws IOException {
         this.dataDir = dataDir;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            this.port = socket.getLocalPort();
-        }
+        this.port = Ports.free();
     }
 
     ExternalPostgres start() throws IOException {

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -66,14 +65,14 @@ class KeycloakIT {
                 Path.of("src/test/resources/keycloak/polystack-realm.json"),
                 imports.resolve("polystack-realm.json"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        int port = freePort();
+        int port = Ports.free();
         issuer = "http://localhost:" + port + "/realms/polystack";
         ProcessBuilder builder = new ProcessBuilder(
                         home.resolve("bin/kc.sh").toString(),
                         "start-dev",
                         "--http-host=127.0.0.1",
                         "--http-port=" + port,
-                        "--http-management-port=" + freePort(),
+                        "--http-management-port=" + Ports.free(),
                         "--import-realm")
                 .redirectErrorStream(true)
                 .redirectOutput(work.resolve("keycloak.log").toFile());
@@ -527,12 +526,6 @@ class KeycloakIT {
                     Files.delete(path);
                 }
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

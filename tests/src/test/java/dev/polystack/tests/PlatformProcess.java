@@ -2,7 +2,6 @@ package dev.polystack.tests;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,7 @@ final class PlatformProcess implements AutoCloseable {
     PlatformProcess(Path dataDir, Map<String, String> environment) throws IOException {
         this.dataDir = dataDir;
         this.environment = Map.copyOf(environment);
-        this.port = freePort();
+        this.port = Ports.free();
         this.log = dataDir.resolveSibling(dataDir.getFileName() + "-platform.log");
     }
 
@@ -137,11 +136,5 @@ final class PlatformProcess implements AutoCloseable {
             Thread.sleep(250);
         }
         throw new IllegalStateException("platform-api was not ready within " + timeout + ":\n" + log());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
