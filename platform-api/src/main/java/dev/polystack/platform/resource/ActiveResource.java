@@ -18,6 +18,7 @@ import java.util.UUID;
 /**
  * A resource an environment currently has: what provisioned it (module version, runner, the node spec
  * and the digest of its resolved inputs), its outputs (sealed) and the OpenTofu resources in its state.
+ * Read as an entity; written by {@link ActiveResourceService#record} in one plain statement.
  */
 @Entity
 @Table(name = "active_resource")
@@ -95,15 +96,6 @@ public class ActiveResource {
     private Instant updatedAt;
 
     protected ActiveResource() {}
-
-    ActiveResource(UUID environmentId, ResourceIdentity identity, Instant now) {
-        this.id = UUID.randomUUID();
-        this.environmentId = environmentId;
-        this.resType = identity.type();
-        this.resClass = identity.resourceClass();
-        this.resId = identity.id();
-        this.createdAt = now;
-    }
 
     public ResourceIdentity identity() {
         return new ResourceIdentity(resType, resClass, resId);
@@ -185,22 +177,5 @@ public class ActiveResource {
 
     static String outputsBinding(UUID environmentId, ResourceIdentity identity) {
         return "outputs:" + environmentId + ":" + identity;
-    }
-
-    void record(Provisioned provisioned, byte[] sealedResolved, byte[] sealedOutputs, Instant now) {
-        this.resolved = sealedResolved;
-        this.moduleId = provisioned.moduleId();
-        this.moduleSlug = provisioned.moduleSlug();
-        this.moduleVersion = provisioned.moduleVersion();
-        this.runnerId = provisioned.runnerId();
-        this.spec = provisioned.spec().deepCopy();
-        this.inputsDigest = provisioned.fingerprint().digest();
-        this.digestParts = provisioned.fingerprint().parts();
-        this.outputs = sealedOutputs;
-        this.sensitiveOutputs = provisioned.sensitiveOutputs();
-        this.tofuResources = provisioned.tofuResources();
-        this.dependencies = ResourceDependency.write(provisioned.dependencies());
-        this.lastDeploymentId = provisioned.deploymentId();
-        this.updatedAt = now;
     }
 }

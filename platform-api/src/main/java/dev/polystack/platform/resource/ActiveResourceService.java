@@ -253,34 +253,62 @@ public class ActiveResourceService {
         return new Outputs(values, sensitive);
     }
 
-    /** Records (or replaces) a resource after a successful apply. */
+    /**
+     * Records (or replaces) a resource after a successful apply, in one plain statement: a job's result writes
+     * the row without loading the one it replaces. A replaced row keeps its id and its creation time. Nothing is
+     * flushed first: a result changes only its job and node through entities, and nothing in its transaction
+     * has loaded the resource as an entity before this (the statement bypasses the persistence session).
+     */
     public void record(Provisioned provisioned) {
-        // without a flush first: a result records one resource in its transaction, after changing only its job and
-        // node (which need not be written before this read)
-        ActiveResource resource = resources
-                .findWithoutFlush(provisioned.environmentId(), provisioned.identity())
-                .orElseGet(() -> {
-                    ActiveResource created =
-                            new ActiveResource(provisioned.environmentId(), provisioned.identity(), clock.instant());
-                    return created;
-                });
-        byte[] sealed;
+        byte[] sealedOutputs;
         try {
-            sealed = secretBox.seal(json.writeValueAsBytes(provisioned.outputs()), bindingFor(provisioned));
+            sealedOutputs = secretBox.seal(
+                    json.writeValueAsBytes(provisioned.outputs()),
+                    ActiveResource.outputsBinding(provisioned.environmentId(), provisioned.identity()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        boolean isNew = !resources.isPersistent(resource);
-        byte[] sealedResolved = secretBox.seal(
-                provisioned.resolved(), "resolved:" + provisioned.environmentId() + ":" + provisioned.identity());
-        resource.record(provisioned, sealedResolved, sealed, clock.instant());
-        if (isNew) {
-            resources.persist(resource);
-        }
-    }
-
-    private static String bindingFor(Provisioned provisioned) {
-        return "outputs:" + provisioned.environmentId() + ":" + provisioned.identity();
+        ResourceIdentity identity = provisioned.identity();
+        byte[] sealedResolved =
+                secretBox.seal(provisioned.resolved(), "resolved:" + provisioned.environmentId() + ":" + identity);
+        JsonNode parts = provisioned.fingerprint().parts();
+        Instant now = clock.instant();
+        InTransaction.execute(
+                resources.getEntityManager(),
+                """
+                insert into active_resource (id, environment_id, res_type, res_class, res_id, module_id, module_slug,
+                    module_version, runner_id, spec, inputs_digest, digest_parts, resolved, outputs,
+                    sensitive_outputs, tofu_resources, dependencies, last_deployment_id, created_at, updated_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, cast(? as jsonb), ?, ?, cast(? as jsonb),
+                    cast(? as jsonb), cast(? as jsonb), ?, ?, ?)
+                on conflict (environment_id, res_type, res_class, res_id) do update set
+                    module_id = excluded.module_id, module_slug = excluded.module_slug,
+                    module_version = excluded.module_version, runner_id = excluded.runner_id, spec = excluded.spec,
+                    inputs_digest = excluded.inputs_digest, digest_parts = excluded.digest_parts,
+                    resolved = excluded.resolved, outputs = excluded.outputs,
+                    sensitive_outputs = excluded.sensitive_outputs, tofu_resources = excluded.tofu_resources,
+                    dependencies = excluded.dependencies, last_deployment_id = excluded.last_deployment_id,
+                    updated_at = excluded.updated_at""",
+                UUID.randomUUID(),
+                provisioned.environmentId(),
+                identity.type(),
+                identity.resourceClass(),
+                identity.id(),
+                provisioned.moduleId(),
+                provisioned.moduleSlug(),
+                provisioned.moduleVersion(),
+                provisioned.runnerId(),
+                provisioned.spec().toString(),
+                provisioned.fingerprint().digest(),
+                parts == null || parts.isNull() ? null : parts.toString(),
+                sealedResolved,
+                sealedOutputs,
+                provisioned.sensitiveOutputs().toString(),
+                provisioned.tofuResources().toString(),
+                ResourceDependency.write(provisioned.dependencies()).toString(),
+                provisioned.deploymentId(),
+                now,
+                now);
     }
 
     /** Forgets a resource after a successful destroy. */

@@ -158,8 +158,18 @@ public final class RunnerDriver {
 
     /** Reports success with the given output values (none sensitive). */
     public void succeed(Map<String, Object> job, Map<String, Object> outputs) {
+        succeed(job, outputs, Map.of(), "terraform_data.this");
+    }
+
+    /**
+     * Reports success with output values, some of them sensitive, and one OpenTofu resource at {@code address}
+     * ({@code terraform_data.<name>}).
+     */
+    public void succeed(
+            Map<String, Object> job, Map<String, Object> outputs, Map<String, Object> sensitive, String address) {
         Map<String, Object> wrapped = new HashMap<>();
         outputs.forEach((name, value) -> wrapped.put(name, Map.of("value", value, "sensitive", false)));
+        sensitive.forEach((name, value) -> wrapped.put(name, Map.of("value", value, "sensitive", true)));
         result(
                         job.get("job_id"),
                         Map.of(
@@ -170,13 +180,13 @@ public final class RunnerDriver {
                                 "resources",
                                 List.of(Map.of(
                                         "address",
-                                        "terraform_data.this",
+                                        address,
                                         "mode",
                                         "managed",
                                         "type",
                                         "terraform_data",
                                         "name",
-                                        "this")),
+                                        address.substring(address.indexOf('.') + 1))),
                                 "plan_summary",
                                 Map.of("add", 1, "change", 0, "destroy", 0)))
                 .then()

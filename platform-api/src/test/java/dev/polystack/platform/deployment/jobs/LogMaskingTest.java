@@ -122,28 +122,10 @@ class LogMaskingTest {
 
     /** Succeeds with a `name` and the given sensitive outputs. */
     private static void succeed(Scenario s, Map<String, Object> job, Map<String, String> sensitive) {
-        Map<String, Object> outputs = new java.util.HashMap<>();
-        outputs.put("name", Map.of("value", "out-" + RunnerDriver.resourceOf(job), "sensitive", false));
-        sensitive.forEach((name, value) -> outputs.put(name, Map.of("value", value, "sensitive", true)));
-        s.runner
-                .result(
-                        job.get("job_id"),
-                        Map.of(
-                                "status",
-                                "succeeded",
-                                "outputs",
-                                outputs,
-                                "resources",
-                                List.of(Map.of(
-                                        "address",
-                                        "terraform_data.this",
-                                        "mode",
-                                        "managed",
-                                        "type",
-                                        "terraform_data",
-                                        "name",
-                                        "this"))))
-                .then()
-                .statusCode(204);
+        s.runner.succeed(
+                job,
+                Map.of("name", "out-" + RunnerDriver.resourceOf(job)),
+                Map.copyOf(sensitive),
+                "terraform_data.this");
     }
 }
