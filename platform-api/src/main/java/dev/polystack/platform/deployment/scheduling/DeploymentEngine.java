@@ -685,8 +685,7 @@ public class DeploymentEngine {
             node.unchanged(resolved.get().sealed(), resolved.get().fingerprint(), now);
             return;
         }
-        node.queue(active.isPresent() ? "update" : "create", resolved.get(), now);
-        enqueue(deployment, node, now, step.wake);
+        queue(step, node, active.isPresent() ? "update" : "create", resolved.get());
     }
 
     /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
@@ -768,8 +767,7 @@ public class DeploymentEngine {
             }
         }
         if (node.operation() == NodeOperation.APPLY && !node.fixed() && (active.isEmpty() || deployment.force())) {
-            node.queue(active.isPresent() ? "update" : "create", null, now);
-            enqueue(deployment, node, now, step.wake);
+            queue(step, node, active.isPresent() ? "update" : "create", null);
             return;
         }
         ResolvedNode resolved;
@@ -782,8 +780,7 @@ public class DeploymentEngine {
                         return;
                     }
                     // what its last apply used, copied when the check started: queued as it is, never resolved again
-                    node.queue("check", null, now);
-                    enqueue(deployment, node, now, step.wake);
+                    queue(step, node, "check", null);
                     return;
                 }
                 case DESTROY -> {
@@ -844,11 +841,21 @@ public class DeploymentEngine {
             node.unchanged(sealed.sealed(), sealed.fingerprint(), now);
             return;
         }
-        node.queue(action, sealed, now);
-        enqueue(deployment, node, now, step.wake);
+        queue(step, node, action, sealed);
     }
 
     /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
+    /**
+     * Queues the node and its job, stamped with the moment they are queued rather than when the advance began:
+     * an advance that dispatches many nodes, or first works out what a deployment removes, takes a while, and a
+     * job's pickup time is counted from its stamp.
+     */
+    private void queue(Step step, DeploymentNode node, String action, NodeResolver.Resolved resolved) {
+        Instant queuedAt = clock.instant();
+        node.queue(action, resolved, queuedAt);
+        enqueue(step.deployment, node, queuedAt, step.wake);
+    }
+
     private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
         Job job = new Job(
                 deployment.orgId(),
