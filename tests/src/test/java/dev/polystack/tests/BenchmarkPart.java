@@ -72,6 +72,13 @@ abstract class BenchmarkPart {
     final List<Double> lastQueuedToStarted = new ArrayList<>();
 
     /**
+     * Of the last {@link #pickupLatencies} run, from the harness sending the create call to the runner's claim
+     * returning with the job: what a user who creates a deployment waits for its job to start, whatever instant the
+     * control plane stamps as queued.
+     */
+    final List<Double> lastSentToClaimed = new ArrayList<>();
+
+    /**
      * Creates a deployment of {@code env} through plain HTTP, where something is being measured meanwhile: RestAssured's
      * JSON paths take milliseconds of this machine's two cores per call, seconds over a 500-node answer (a client of
      * the API is on another machine). {@link #createdId} reads the answer.
@@ -114,9 +121,11 @@ abstract class BenchmarkPart {
             int warmups = 50;
             lastQueuedToAnswer.clear();
             lastQueuedToStarted.clear();
+            lastSentToClaimed.clear();
             // the create call overlaps the claim being measured
             HttpClient http = HttpClient.newHttpClient();
             for (int i = 0; i < deployments + warmups; i++) {
+                Instant sent = Instant.now();
                 HttpResponse<byte[]> created =
                         postDeployment(http, polystack.baseUrl(), env, "{\"mode\":\"deploy\",\"force\":true}");
                 Instant answered = Instant.now();
@@ -143,6 +152,7 @@ abstract class BenchmarkPart {
                             / 1e6);
                     lastQueuedToAnswer.add(
                             Duration.between(Instant.parse(queuedAt), answered).toNanos() / 1e6);
+                    lastSentToClaimed.add(Duration.between(sent, at).toNanos() / 1e6);
                 }
             }
         }

@@ -63,6 +63,13 @@ final class RunnerFigures extends BenchmarkPart {
                 "queued → the create call's answer reached the harness",
                 lastQueuedToAnswer);
         part("pickup_queued_to_started_ms", QUEUED_TO_STARTED, lastQueuedToStarted);
+        Map<String, Double> whole = percentiles(lastSentToClaimed);
+        report.put("pickup_create_sent_to_claimed_ms", whole);
+        row(
+                "",
+                "the whole way: the create call sent → claim returned",
+                ms(whole.get("p50")) + " p50",
+                "p95 " + ms(whole.get("p95")) + ", p99 " + ms(whole.get("p99")));
         target("pickup p99, job queued → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
     }
 
