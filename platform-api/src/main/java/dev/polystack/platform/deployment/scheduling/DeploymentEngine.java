@@ -844,7 +844,6 @@ public class DeploymentEngine {
         queue(step, node, action, sealed);
     }
 
-    /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
     /**
      * Queues the node and its job, stamped with the moment they are queued rather than when the advance began:
      * an advance that dispatches many nodes, or first works out what a deployment removes, takes a while, and a
@@ -856,6 +855,7 @@ public class DeploymentEngine {
         enqueue(step.deployment, node, queuedAt, step.wake);
     }
 
+    /** Creates the job for a node's current attempt; its runner's waiting claims are woken once per advance. */
     private void enqueue(Deployment deployment, DeploymentNode node, Instant now, Set<UUID> wake) {
         Job job = new Job(
                 deployment.orgId(),
