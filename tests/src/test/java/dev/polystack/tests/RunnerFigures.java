@@ -63,13 +63,10 @@ final class RunnerFigures extends BenchmarkPart {
                 "queued → the create call's answer reached the harness",
                 lastQueuedToAnswer);
         part("pickup_queued_to_started_ms", QUEUED_TO_STARTED, lastQueuedToStarted);
-        Map<String, Double> whole = percentiles(lastSentToClaimed);
-        report.put("pickup_create_sent_to_claimed_ms", whole);
-        row(
-                "",
+        figure(
+                "pickup_create_sent_to_claimed_ms",
                 "the whole way: the create call sent → claim returned",
-                ms(whole.get("p50")) + " p50",
-                "p95 " + ms(whole.get("p95")) + ", p99 " + ms(whole.get("p99")));
+                lastSentToClaimed);
         target("pickup p99, job queued → claim returned, 1 idle runner", p.get("p99"), "ms", "<", 50);
     }
 
@@ -77,9 +74,14 @@ final class RunnerFigures extends BenchmarkPart {
 
     /** A part of the pickups just measured: its percentiles in the report, and a row. */
     private void part(String key, String what, List<Double> values) {
+        figure(key, "… of it, " + what, values);
+    }
+
+    /** A figure of the pickups just measured: its percentiles in the report, and a row. */
+    private void figure(String key, String label, List<Double> values) {
         Map<String, Double> p = percentiles(values);
         report.put(key, p);
-        row("", "… of it, " + what, ms(p.get("p50")) + " p50", "p95 " + ms(p.get("p95")) + ", p99 " + ms(p.get("p99")));
+        row("", label, ms(p.get("p50")) + " p50", "p95 " + ms(p.get("p95")) + ", p99 " + ms(p.get("p99")));
     }
 
     /**
