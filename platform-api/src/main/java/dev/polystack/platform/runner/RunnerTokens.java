@@ -1,6 +1,7 @@
 package dev.polystack.platform.runner;
 
 import dev.polystack.platform.organization.OrganizationService;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -15,10 +16,8 @@ import org.jose4j.jwt.consumer.JwtConsumerBuilder;
 import org.jose4j.jwt.consumer.JwtContext;
 
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runner JWTs: EdDSA (Ed25519) signatures by the runner's private key, with {@code sub} = runner id,
@@ -51,33 +50,29 @@ public class RunnerTokens {
     @Inject
     Clock clock;
 
-    /**
-     * Tokens whose signature and claims were verified, until they expire. An agent sends the same token
-     * for minutes, and checking an Ed25519 signature (with the key parsed from PEM) on every claim,
-     * heartbeat and log batch cost about a tenth of the control plane's CPU under load. The runner is
-     * still read on every request: a deleted runner or a replaced key ends its tokens at once.
-     */
-    private record Verified(UUID orgId, String orgSlug, String subject, String publicKey, long expiresAt) {}
+    /** The runner is still read on every request: a deleted runner or a replaced key ends its tokens at once. */
+    private VerifiedTokens verified;
 
-    private static final int MAX_VERIFIED = 20_000;
-    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+    @PostConstruct
+    void createCache() {
+        verified = new VerifiedTokens(clock);
+    }
 
     /** Not one transaction: a known token costs one autocommit read of the runner, an unknown one two reads. */
     public Optional<RunnerCaller> verify(String jwt) {
-        Verified known = verified.get(jwt);
-        if (known != null) {
-            if (known.expiresAt() > clock.instant().getEpochSecond()) {
-                Optional<RunnerRepository.Credentials> runner = runners.credentials(known.orgId(), known.subject());
-                if (runner.isPresent() && runner.get().publicKey().equals(known.publicKey())) {
-                    return Optional.of(new RunnerCaller(
-                            known.orgId(),
-                            known.orgSlug(),
-                            runner.get().id(),
-                            runner.get().slug(),
-                            runner.get().maxConcurrentJobs()));
-                }
+        Optional<VerifiedTokens.Verified> cached = verified.get(jwt);
+        if (cached.isPresent()) {
+            VerifiedTokens.Verified known = cached.get();
+            Optional<RunnerRepository.Credentials> runner = runners.credentials(known.orgId(), known.subject());
+            if (runner.isPresent() && runner.get().publicKey().equals(known.publicKey())) {
+                return Optional.of(new RunnerCaller(
+                        known.orgId(),
+                        known.orgSlug(),
+                        runner.get().id(),
+                        runner.get().slug(),
+                        runner.get().maxConcurrentJobs()));
             }
-            verified.remove(jwt);
+            verified.forget(jwt);
         }
         try {
             JwtContext context = UNVERIFIED.process(jwt);
@@ -114,12 +109,9 @@ public class RunnerTokens {
                             > MAX_LIFETIME_SECONDS) {
                 return Optional.empty();
             }
-            if (verified.size() >= MAX_VERIFIED) {
-                verified.clear();
-            }
             verified.put(
                     jwt,
-                    new Verified(
+                    new VerifiedTokens.Verified(
                             orgId.get(),
                             org,
                             subject,
