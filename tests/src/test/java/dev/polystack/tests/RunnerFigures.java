@@ -86,7 +86,9 @@ final class RunnerFigures extends BenchmarkPart {
 
     /**
      * Many idle long-polling runners against one control plane: its memory, threads, the idle looks' CPU, and a probe's
-     * pickup latency. The idle runners are another process ({@link IdleRunners}), the probe runs here.
+     * pickup latency, in the runners' first minute (shown) and after it ({@code -Dbench.settle} seconds from their
+     * first poll, 60 by default; the target). The idle runners are another process ({@link IdleRunners}), the probe
+     * runs here.
      */
     void scale(PlatformProcess platform, Polystack polystack, int count) throws Exception {
         Map<String, PrivateKey> keys = new LinkedHashMap<>();

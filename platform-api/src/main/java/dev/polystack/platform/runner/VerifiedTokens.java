@@ -56,6 +56,7 @@ final class VerifiedTokens {
         if (known == null) {
             return Optional.empty();
         }
+        // the cache's expiry only frees memory, timed by its ticker; the token's own expiry is wall-clock time
         if (known.expiresAt() <= clock.instant().getEpochSecond()) {
             verified.invalidate(token);
             return Optional.empty();
