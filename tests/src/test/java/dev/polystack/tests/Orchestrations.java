@@ -6,7 +6,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -121,6 +123,7 @@ final class Orchestrations extends BenchmarkPart {
                             "control plane %.1f ms per job: %s", warm.cpu()[0] * 1000 / (layers * width), byThread));
             row("memory", "platform-api RSS peak during the overhead run", mib(warm.peakRss()), "");
             slotTimes(runner, jobMillis);
+            makespanParts(runner, warm, jobMillis);
             target("orchestration: makespan ÷ bound, 500 nodes, 20 slots, 200 ms jobs", ratio, "", "<=", 1.10);
         }
     }
@@ -249,8 +252,78 @@ final class Orchestrations extends BenchmarkPart {
                         gaps.stream().mapToDouble(Double::doubleValue).sum() / 1000 / Math.max(1, bySlot.size())));
     }
 
+    /**
+     * Where the measured makespan went: the create call, the wait for the first claim after it, the slot that
+     * finished last (its jobs, their result calls and its waits), and from that slot's last result to the harness
+     * seeing the deployment end. Also how evenly the jobs spread over the slots.
+     */
+    void makespanParts(ProtocolRunner runner, Orchestration run, long jobMillis) {
+        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
+        runner.executed.forEach(
+                e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        if (bySlot.isEmpty()) {
+            return;
+        }
+        Instant createAnswered = run.started().plusNanos((long) (run.creation() * 1e9));
+        Instant firstClaim = runner.executed.stream()
+                .map(ProtocolRunner.Executed::claimed)
+                .min(Instant::compareTo)
+                .orElseThrow();
+        List<ProtocolRunner.Executed> last = bySlot.values().stream()
+                .max(java.util.Comparator.comparing(jobs -> jobs.stream()
+                        .map(ProtocolRunner.Executed::finished)
+                        .max(Instant::compareTo)
+                        .orElseThrow()))
+                .orElseThrow();
+        last.sort(java.util.Comparator.comparing(ProtocolRunner.Executed::claimed));
+        double results = last.stream()
+                        .mapToDouble(
+                                e -> Duration.between(e.claimed(), e.finished()).toNanos() / 1e6)
+                        .sum()
+                - jobMillis * last.size();
+        double waits = Duration.between(createAnswered, last.get(0).claimed()).toNanos() / 1e6;
+        for (int i = 1; i < last.size(); i++) {
+            waits += Duration.between(last.get(i - 1).finished(), last.get(i).claimed())
+                            .toNanos()
+                    / 1e6;
+        }
+        double end = Duration.between(last.get(last.size() - 1).finished(), run.ended())
+                        .toNanos()
+                / 1e6;
+        IntSummaryStatistics perSlot =
+                bySlot.values().stream().mapToInt(List::size).summaryStatistics();
+        report.put(
+                "orchestration_makespan_parts_ms",
+                Map.of(
+                        "create_call",
+                        round(run.creation() * 1000),
+                        "create_answer_to_first_claim",
+                        round(Duration.between(createAnswered, firstClaim).toNanos() / 1e6),
+                        "last_slot_jobs",
+                        last.size(),
+                        "last_slot_result_calls",
+                        round(results),
+                        "last_slot_waits",
+                        round(waits),
+                        "last_result_to_seen_ended",
+                        round(end),
+                        "jobs_per_slot_min",
+                        perSlot.getMin(),
+                        "jobs_per_slot_max",
+                        perSlot.getMax()));
+        row(
+                "overhead",
+                "the makespan's parts: create call, then the slot that ended last",
+                String.format("%.0f ms", run.creation() * 1000),
+                String.format(
+                        "that slot: %d jobs (slots ran %d–%d), %.0f ms in result calls beyond the work, %.0f ms waiting"
+                                + " for a job; its last result to the deployment seen ended %.0f ms",
+                        last.size(), perSlot.getMin(), perSlot.getMax(), results, waits, end));
+    }
+
     /** What one orchestration run measured: makespan and create call in seconds, CPU seconds (platform, PostgreSQL, harness). */
-    record Orchestration(double makespan, double creation, double[] cpu, long peakRss) {}
+    record Orchestration(
+            double makespan, double creation, double[] cpu, long peakRss, Instant started, Instant ended) {}
 
     /** Deploys the environment's manifest and waits for the end; the deployment must succeed. */
     Orchestration orchestrate(PlatformProcess platform, String env) throws Exception {
@@ -268,12 +341,14 @@ final class Orchestrations extends BenchmarkPart {
         HttpClient http = HttpClient.newHttpClient();
         String deployments = platform.baseUrl() + "/api/v1/orgs/acme/projects/shop/envs/" + env + "/deployments";
         double[] cpuBefore = cpuSeconds(platform.pid());
+        Instant startedAt = Instant.now();
         long started = System.nanoTime();
         HttpResponse<byte[]> createdResponse = postDeployment(http, platform.baseUrl(), env, "{\"mode\":\"deploy\"}");
         double creation = (System.nanoTime() - started) / 1e9;
         String id = createdId(createdResponse, env);
         String status = "running";
         double makespan = 0;
+        Instant endedAt = startedAt;
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while ((status.equals("queued") || status.equals("running")) && System.nanoTime() < deadline) {
             HttpResponse<byte[]> waited = http.send(
@@ -283,6 +358,7 @@ final class Orchestrations extends BenchmarkPart {
                             .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             makespan = (System.nanoTime() - started) / 1e9;
+            endedAt = Instant.now();
             status = JSON.readTree(waited.body()).path("status").asText();
         }
         double[] cpuAfter = cpuSeconds(platform.pid());
@@ -295,6 +371,8 @@ final class Orchestrations extends BenchmarkPart {
                 makespan,
                 creation,
                 new double[] {cpuAfter[0] - cpuBefore[0], cpuAfter[1] - cpuBefore[1], cpuAfter[2] - cpuBefore[2]},
-                peakRss.get());
+                peakRss.get(),
+                startedAt,
+                endedAt);
     }
 }
