@@ -85,7 +85,7 @@ class ControlPlaneChartTest {
     }
 
     @Test
-    void controlPlaneWithTheMinimumValues() {
+    void controlPlaneWithTheMinimumValues() throws IOException {
         Rendered rendered = render(
                 CONTROL_PLANE, template -> template.set("database.url", DB_URL).set("encryption.key", ENCRYPTION_KEY));
         String name = "acme-polystack";
@@ -158,6 +158,11 @@ class ControlPlaneChartTest {
         assertThat(config.getData().values()).doesNotContain(ENCRYPTION_KEY);
         Map<String, EnvVar> env = env(container);
         assertThat(env).containsOnlyKeys("POLYSTACK_ENCRYPTION_KEY", "JDK_JAVA_OPTIONS");
+        // the chart runs the JVM as the README's run command does, apart from the heap, which follows the container
+        assertThat(List.of(env.get("JDK_JAVA_OPTIONS").getValue().split("\\s+")))
+                .containsAll(PlatformProcess.readmeJvmOptions().stream()
+                        .filter(option -> !option.startsWith("-Xmx"))
+                        .toList());
         assertSecretRef(env.get("POLYSTACK_ENCRYPTION_KEY"), name, "encryption-key");
         assertThat(decoded(rendered.get(Secret.class, name))).containsOnly(Map.entry("encryption-key", ENCRYPTION_KEY));
 
