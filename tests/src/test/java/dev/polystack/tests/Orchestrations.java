@@ -207,9 +207,7 @@ final class Orchestrations extends BenchmarkPart {
     void slotTimes(ProtocolRunner runner, long jobMillis) {
         List<Double> results = new ArrayList<>();
         List<Double> gaps = new ArrayList<>();
-        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
-        runner.executed.forEach(
-                e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        Map<String, List<ProtocolRunner.Executed>> bySlot = bySlot(runner);
         bySlot.values().forEach(jobs -> {
             jobs.sort(java.util.Comparator.comparing(ProtocolRunner.Executed::claimed));
             for (int i = 0; i < jobs.size(); i++) {
@@ -258,9 +256,7 @@ final class Orchestrations extends BenchmarkPart {
      * seeing the deployment end. Also how evenly the jobs spread over the slots.
      */
     void makespanParts(ProtocolRunner runner, Orchestration run, long jobMillis) {
-        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
-        runner.executed.forEach(
-                e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        Map<String, List<ProtocolRunner.Executed>> bySlot = bySlot(runner);
         if (bySlot.isEmpty()) {
             return;
         }
@@ -319,6 +315,14 @@ final class Orchestrations extends BenchmarkPart {
                         "that slot: %d jobs (slots ran %d–%d), %.0f ms in result calls beyond the work, %.0f ms waiting"
                                 + " for a job; its last result to the deployment seen ended %.0f ms",
                         last.size(), perSlot.getMin(), perSlot.getMax(), results, waits, end));
+    }
+
+    /** The jobs the runner executed, by its slot's name. */
+    static Map<String, List<ProtocolRunner.Executed>> bySlot(ProtocolRunner runner) {
+        Map<String, List<ProtocolRunner.Executed>> bySlot = new java.util.TreeMap<>();
+        runner.executed.forEach(
+                e -> bySlot.computeIfAbsent(e.slot(), k -> new ArrayList<>()).add(e));
+        return bySlot;
     }
 
     /** What one orchestration run measured: makespan and create call in seconds, CPU seconds (platform, PostgreSQL, harness). */
