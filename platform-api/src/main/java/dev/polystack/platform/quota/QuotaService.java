@@ -270,7 +270,7 @@ public class QuotaService {
     }
 
     /** Locks one quota of one owner (an organization, or a principal for its tokens) until the transaction ends. */
-    private void lock(UUID owner, Quota quota) {
+    void lock(UUID owner, Quota quota) {
         // plain JDBC: taking a lock needs no flush of what the transaction changed so far
         InTransaction.execute(entityManager, "select " + LOCK, lockKey(owner, quota));
     }
