@@ -38,6 +38,28 @@ final class Orchestrations extends BenchmarkPart {
      * start (the cold figure: the JIT compilers take much of the two cores then), then in the environment
      * that is measured.
      */
+    /**
+     * {@code -Dbench.warmups=settled}: warm-up runs until the JIT compilers took less than {@link #SETTLED_COMPILERS_S}
+     * in {@link #SETTLED_RUNS} runs in a row. One calm run is not enough: on two cores the compilers came back for
+     * 0.5 s in the run after one that took 0.15 s.
+     */
+    static final String SETTLED = "settled";
+
+    static final double SETTLED_COMPILERS_S = 0.2;
+
+    static final int SETTLED_RUNS = 3;
+
+    /** The most warm-up runs {@code settled} makes (about 12 s each). */
+    static final int MOST_WARMUPS = 40;
+
+    /** CPU seconds of the JIT compiler threads between two {@link Figures#threadCpu} readings. */
+    static double compilerSeconds(Map<String, Double> before, Map<String, Double> after) {
+        return after.entrySet().stream()
+                .filter(e -> e.getKey().contains("CompilerThre"))
+                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0))
+                .sum();
+    }
+
     void overhead(PlatformProcess platform, Polystack polystack) throws Exception {
         int layers = 5;
         int width = 100;
@@ -46,18 +68,45 @@ final class Orchestrations extends BenchmarkPart {
         String manifest = layered(layers, width, 3);
         double bound = Math.max(layers * jobMillis / 1000.0, layers * width * jobMillis / 1000.0 / slots);
         Orchestration cold = null;
-        // -Dbench.warmups=N: N runs before the measured one (the first of them is the cold figure)
-        for (int w = 0; w < Integer.getInteger("bench.warmups", 2); w++) {
+        // -Dbench.warmups=N: N runs before the measured one (the first of them is the cold figure); "settled": as
+        // many as it takes the JIT compilers to settle
+        String warmups = System.getProperty("bench.warmups", "2");
+        boolean untilSettled = warmups.equals(SETTLED);
+        int most = untilSettled ? MOST_WARMUPS : Integer.parseInt(warmups);
+        int ran = 0;
+        double compilers = Double.NaN;
+        int calm = 0;
+        for (int w = 0; w < most; w++) {
             String env = "overhead-warmup-" + w;
             try (ProtocolRunner runner =
                     runnerFor(polystack, env, "pool-warmup-" + w, slots, Duration.ofMillis(jobMillis))) {
                 polystack.manifest(env, manifest.toString());
+                Map<String, Double> before = threadCpu(platform.pid());
                 Orchestration run = orchestrate(platform, env);
+                compilers = compilerSeconds(before, threadCpu(platform.pid()));
                 cold = cold == null ? run : cold;
+                ran++;
                 System.out.printf(
-                        "overhead warm-up %d: makespan %.2f s, control plane CPU %.1f s%n",
-                        w, run.makespan(), run.cpu()[0]);
+                        "overhead warm-up %d: makespan %.2f s, control plane CPU %.1f s, of it the JIT compilers %.1f s%n",
+                        w, run.makespan(), run.cpu()[0], compilers);
             }
+            calm = compilers < SETTLED_COMPILERS_S ? calm + 1 : 0;
+            if (untilSettled && calm == SETTLED_RUNS) {
+                break;
+            }
+        }
+        report.put(
+                "orchestration_warmups",
+                Map.of("asked", warmups, "ran", ran, "jit_compilers_s_in_the_last", ran == 0 ? 0 : round(compilers)));
+        if (untilSettled) {
+            row(
+                    "overhead",
+                    "warm-up runs until the JIT compilers took < " + SETTLED_COMPILERS_S + " s in " + SETTLED_RUNS
+                            + " in a row",
+                    Integer.toString(ran),
+                    calm == SETTLED_RUNS
+                            ? String.format("the last took %.2f s", compilers)
+                            : String.format("NOT settled after %d: the last took %.2f s", ran, compilers));
         }
         if (cold != null) { // -Dbench.warmups=0: the measured run is the cold one
             row(
