@@ -33,12 +33,6 @@ final class Orchestrations extends BenchmarkPart {
     }
 
     /**
-     * 500 nodes in 5 layers of 100, each depending on 3 of the layer above; 20 slots; 200 ms per job. The
-     * same deployment runs first in an environment of its own while the control plane is fresh from its
-     * start (the cold figure: the JIT compilers take much of the two cores then), then in the environment
-     * that is measured.
-     */
-    /**
      * {@code -Dbench.warmups=settled}: warm-up runs until the JIT compilers took less than {@link #SETTLED_COMPILERS_S}
      * in {@link #SETTLED_RUNS} runs in a row. One calm run is not enough: on two cores the compilers came back for
      * 0.5 s in the run after one that took 0.15 s.
@@ -60,6 +54,12 @@ final class Orchestrations extends BenchmarkPart {
                 .sum();
     }
 
+    /**
+     * 500 nodes in 5 layers of 100, each depending on 3 of the layer above; 20 slots; 200 ms per job. The
+     * same deployment runs first in an environment of its own while the control plane is fresh from its
+     * start (the cold figure: the JIT compilers take much of the two cores then), then in the environment
+     * that is measured.
+     */
     void overhead(PlatformProcess platform, Polystack polystack) throws Exception {
         int layers = 5;
         int width = 100;
@@ -72,6 +72,10 @@ final class Orchestrations extends BenchmarkPart {
         // many as it takes the JIT compilers to settle
         String warmups = System.getProperty("bench.warmups", "2");
         boolean untilSettled = warmups.equals(SETTLED);
+        if (!untilSettled && !warmups.matches("[0-9]+")) {
+            throw new IllegalArgumentException(
+                    "-Dbench.warmups is a number of runs or `" + SETTLED + "`, not `" + warmups + "`");
+        }
         int most = untilSettled ? MOST_WARMUPS : Integer.parseInt(warmups);
         int ran = 0;
         double compilers = Double.NaN;
@@ -97,7 +101,15 @@ final class Orchestrations extends BenchmarkPart {
         }
         report.put(
                 "orchestration_warmups",
-                Map.of("asked", warmups, "ran", ran, "jit_compilers_s_in_the_last", ran == 0 ? 0 : round(compilers)));
+                Map.of(
+                        "asked",
+                        warmups,
+                        "ran",
+                        ran,
+                        "jit_compilers_s_in_the_last",
+                        ran == 0 ? 0 : round(compilers),
+                        "settled",
+                        calm >= SETTLED_RUNS));
         if (untilSettled) {
             row(
                     "overhead",
