@@ -56,13 +56,19 @@ final class Figures {
         return byName;
     }
 
+    /** CPU seconds by thread name between two {@link #threadCpu} readings. */
+    static Map<String, Double> threadCpuBetween(Map<String, Double> before, Map<String, Double> after) {
+        Map<String, Double> between = new java.util.TreeMap<>();
+        after.forEach((name, seconds) -> between.put(name, seconds - before.getOrDefault(name, 0.0)));
+        return between;
+    }
+
     /**
      * Where a process's CPU went between two {@link #threadCpu} readings, by thread name (JIT compiler
      * threads included), largest first, from 0.1 s.
      */
     static String cpuByThread(Map<String, Double> before, Map<String, Double> after) {
-        return after.entrySet().stream()
-                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0)))
+        return threadCpuBetween(before, after).entrySet().stream()
                 .filter(e -> e.getValue() >= 0.1)
                 .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
                 .map(e -> String.format("%s %.1f s", e.getKey().trim(), e.getValue()))

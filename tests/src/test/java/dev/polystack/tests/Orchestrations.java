@@ -48,9 +48,9 @@ final class Orchestrations extends BenchmarkPart {
 
     /** CPU seconds of the JIT compiler threads between two {@link Figures#threadCpu} readings. */
     static double compilerSeconds(Map<String, Double> before, Map<String, Double> after) {
-        return after.entrySet().stream()
+        return Figures.threadCpuBetween(before, after).entrySet().stream()
                 .filter(e -> e.getKey().contains("CompilerThre"))
-                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0))
+                .mapToDouble(Map.Entry::getValue)
                 .sum();
     }
 
@@ -99,6 +99,7 @@ final class Orchestrations extends BenchmarkPart {
                 break;
             }
         }
+        boolean settled = calm >= SETTLED_RUNS;
         report.put(
                 "orchestration_warmups",
                 Map.of(
@@ -109,14 +110,14 @@ final class Orchestrations extends BenchmarkPart {
                         "jit_compilers_s_in_the_last",
                         ran == 0 ? 0 : round(compilers),
                         "settled",
-                        calm >= SETTLED_RUNS));
+                        settled));
         if (untilSettled) {
             row(
                     "overhead",
                     "warm-up runs until the JIT compilers took < " + SETTLED_COMPILERS_S + " s in " + SETTLED_RUNS
                             + " in a row",
                     Integer.toString(ran),
-                    calm == SETTLED_RUNS
+                    settled
                             ? String.format("the last took %.2f s", compilers)
                             : String.format("NOT settled after %d: the last took %.2f s", ran, compilers));
         }
