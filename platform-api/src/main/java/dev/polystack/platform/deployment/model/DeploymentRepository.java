@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.model;
 
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
@@ -25,6 +26,24 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                 .setParameter(1, id)
                 .getResultStream()
                 .findFirst();
+    }
+
+    /**
+     * Locks the environment of a deployment that has not ended, in one statement that loads no entity: an advance
+     * needs the environment's row lock (deployments of one environment go one at a time), not the environment.
+     * The lock is the one {@code EnvironmentService.lock} takes ({@code for no key update}), so rows that refer
+     * to the environment can still be written meanwhile. False, and nothing to advance, when the deployment is
+     * gone or has ended; the caller locks the deployment next and looks at its status again.
+     */
+    public boolean lockEnvironmentOfUnfinished(UUID id) {
+        return InTransaction.queryAll(
+                        getEntityManager(),
+                        "select d.status from deployment d join environment e on e.id = d.environment_id"
+                                + " where d.id = ? for no key update of e",
+                        row -> DeploymentStatus.fromWire(row.getString(1)),
+                        id)
+                .stream()
+                .anyMatch(status -> !status.isTerminal());
     }
 
     /**

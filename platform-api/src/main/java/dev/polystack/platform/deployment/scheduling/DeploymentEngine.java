@@ -220,11 +220,9 @@ public class DeploymentEngine {
     }
 
     private Optional<UUID> advanceOne(UUID deploymentId, Set<UUID> ended) {
-        Optional<Object[]> unlocked = deployments.environmentAndStatus(deploymentId);
-        if (unlocked.isEmpty() || ((DeploymentStatus) unlocked.get()[1]).isTerminal()) {
+        if (!deployments.lockEnvironmentOfUnfinished(deploymentId)) {
             return Optional.empty();
         }
-        environments.lock((UUID) unlocked.get()[0]);
         Deployment deployment = deployments.lock(deploymentId);
         Optional<UUID> next = advanceLocked(deployment, ended);
         deployment.advanced();

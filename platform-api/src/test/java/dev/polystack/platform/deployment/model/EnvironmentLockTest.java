@@ -1,0 +1,108 @@
+package dev.polystack.platform.deployment.model;
+
+import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.Scenario;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The environment lock an advance takes without loading the environment: it holds off whatever else locks the
+ * environment, as the entity's lock did, and never the rows that refer to the environment.
+ */
+@QuarkusTest
+@TestProfile(DeploymentTestProfile.class)
+@QuarkusTestResource(PostgresResource.class)
+class EnvironmentLockTest {
+
+    @Inject
+    DeploymentRepository deployments;
+
+    @Inject
+    EntityManager entityManager;
+
+    @Test
+    void theAdvancesLockHoldsOffOtherLocksOfTheEnvironmentButNotRowsThatReferToIt() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(Map.of("a", List.of()));
+        UUID deployment = UUID.fromString(s.deploy());
+        UUID environment = QuarkusTransaction.requiringNew()
+                .call(() -> deployments.findById(deployment).environmentId());
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            Future<Boolean> advance =
+                    pool.submit(() -> QuarkusTransaction.requiringNew().call(() -> {
+                        boolean unfinished = deployments.lockEnvironmentOfUnfinished(deployment);
+                        locked.countDown();
+                        release.await(20, TimeUnit.SECONDS);
+                        return unfinished;
+                    }));
+            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+            // what a foreign key's check takes on the environment when a row that refers to it is written
+            assertThat(lockNow(environment, "for key share"))
+                    .as("a row that refers to the environment can be written")
+                    .isTrue();
+            // what EnvironmentService.lock takes: another advance, a new deployment, a manifest
+            assertThat(lockNow(environment, "for no key update"))
+                    .as("another lock of the environment waits")
+                    .isFalse();
+            release.countDown();
+            assertThat(advance.get(10, TimeUnit.SECONDS))
+                    .as("the deployment has not ended")
+                    .isTrue();
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(lockNow(environment, "for no key update"))
+                .as("the lock goes with its transaction")
+                .isTrue();
+    }
+
+    @Test
+    void aDeploymentThatEndedOrDoesNotExistHasNothingToAdvance() throws Exception {
+        Scenario s = new Scenario(1);
+        s.manifest(Map.of("a", List.of()));
+        String id = s.deploy();
+        s.succeed(s.runner.claim());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!s.status(id).equals("succeeded") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(s.status(id)).isEqualTo("succeeded");
+        assertThat(QuarkusTransaction.requiringNew()
+                        .call(() -> deployments.lockEnvironmentOfUnfinished(UUID.fromString(id))))
+                .isFalse();
+        assertThat(QuarkusTransaction.requiringNew()
+                        .call(() -> deployments.lockEnvironmentOfUnfinished(UUID.randomUUID())))
+                .isFalse();
+    }
+
+    /** Whether another transaction gets the environment's row lock of this strength now, without waiting. */
+    private boolean lockNow(UUID environment, String strength) {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> !entityManager
+                        .createNativeQuery("select id from environment where id = ?1 " + strength + " skip locked")
+                        .setParameter(1, environment)
+                        .getResultList()
+                        .isEmpty());
+    }
+}
