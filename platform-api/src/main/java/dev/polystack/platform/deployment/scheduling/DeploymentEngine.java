@@ -349,10 +349,13 @@ public class DeploymentEngine {
 
     /**
      * Looks only at the dependents of the nodes that ended, and at theirs when some of them end in this
-     * step too (skipped, unchanged). False when the deployment may be done: the whole walk decides that.
+     * step too (skipped, unchanged). False when the deployment may be done: the whole walk decides that. A node
+     * this step left pending or queued shows that it is not done without asking the database; only advances,
+     * which hold the deployment's lock, move a node on from pending.
      */
     private boolean afterEnded(Step step, Graph graph, Set<UUID> ended) {
         Set<UUID> round = ended;
+        boolean unfinished = false;
         while (!round.isEmpty()) {
             Set<UUID> candidates = new HashSet<>();
             round.forEach(id -> candidates.addAll(graph.dependents().getOrDefault(id, Set.of())));
@@ -370,6 +373,7 @@ public class DeploymentEngine {
                 }
                 Set<UUID> dependencies = graph.waitsFor().getOrDefault(candidate, Set.of());
                 if (dependencies.stream().anyMatch(id -> !statuses.get(id).isTerminal())) {
+                    unfinished = true; // it stays pending
                     continue;
                 }
                 dependencies.stream()
@@ -384,6 +388,8 @@ public class DeploymentEngine {
                 dispatch(step, node);
                 if (node.status().isTerminal()) {
                     endedNow.add(node.id());
+                } else {
+                    unfinished = true;
                 }
             }
             blocked.forEach((id, blocker) -> {
@@ -393,7 +399,7 @@ public class DeploymentEngine {
             });
             round = endedNow;
         }
-        return nodes.anyUnfinished(step.deployment.id());
+        return unfinished || nodes.anyUnfinished(step.deployment.id());
     }
 
     /** Every node: cancels, skips and dispatches what can go, and finishes the deployment when all ended. */
