@@ -56,10 +56,14 @@ final class Figures {
         return byName;
     }
 
-    /** CPU seconds by thread name between two {@link #threadCpu} readings. */
+    /**
+     * CPU seconds by thread name between two {@link #threadCpu} readings. A name stands for every thread whose name
+     * differs only in its numbers; when one of them ended meanwhile, what it used is gone from the second reading,
+     * and the name counts at least nothing rather than a negative figure.
+     */
     static Map<String, Double> threadCpuBetween(Map<String, Double> before, Map<String, Double> after) {
         Map<String, Double> between = new java.util.TreeMap<>();
-        after.forEach((name, seconds) -> between.put(name, seconds - before.getOrDefault(name, 0.0)));
+        after.forEach((name, seconds) -> between.put(name, Math.max(0.0, seconds - before.getOrDefault(name, 0.0))));
         return between;
     }
 
