@@ -118,9 +118,10 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
             .thenComparing(node -> node.identity().resourceClass());
 
     /**
-     * These nodes, in one statement, in the order of their resource ids. Loaded by id, with the nodes this
-     * session holds already taken from it: a query would be translated again for every number of ids, and
-     * flush first. Nothing is flushed; an id that is not a node is left out.
+     * These nodes, in one statement, in the order of their resource ids (compared as Java strings). Loaded by id:
+     * a query would be translated again for every number of ids, and flush first. Nothing is flushed; a node this
+     * session holds already is returned as it is, with its unflushed changes; an id that is not a node is left
+     * out.
      */
     public List<DeploymentNode> byIds(Collection<UUID> ids) {
         if (ids.isEmpty()) {
