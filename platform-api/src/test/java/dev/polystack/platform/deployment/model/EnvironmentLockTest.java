@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The environment lock an advance takes without loading the environment: it holds off whatever else locks the
@@ -78,16 +80,12 @@ class EnvironmentLockTest {
     }
 
     @Test
-    void aDeploymentThatEndedOrDoesNotExistHasNothingToAdvance() throws Exception {
+    void aDeploymentThatEndedOrDoesNotExistHasNothingToAdvance() {
         Scenario s = new Scenario(1);
         s.manifest(Map.of("a", List.of()));
         String id = s.deploy();
         s.succeed(s.runner.claim());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!s.status(id).equals("succeeded") && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(s.status(id)).isEqualTo("succeeded");
+        await().atMost(Duration.ofSeconds(20)).until(() -> s.status(id).equals("succeeded"));
         assertThat(QuarkusTransaction.requiringNew()
                         .call(() -> deployments.lockEnvironmentOfUnfinished(UUID.fromString(id))))
                 .isFalse();
