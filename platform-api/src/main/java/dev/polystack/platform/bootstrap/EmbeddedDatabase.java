@@ -3,14 +3,22 @@ package dev.polystack.platform.bootstrap;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import static java.util.stream.Collectors.joining;
 
 /**
  * The embedded default database: real PostgreSQL binaries (from Maven Central) started on a loopback
@@ -43,29 +51,85 @@ final class EmbeddedDatabase implements AutoCloseable {
     }
 
     static EmbeddedDatabase start(Path dataDir, Optional<Path> override) {
+        return start(dataDir, override, EmbeddedDatabase::freePort);
+    }
+
+    /** How many ports a start tries when each was in use by the time PostgreSQL went to listen on it. */
+    static final int PORT_ATTEMPTS = 3;
+
+    /**
+     * Starts it on a port {@code ports} chooses. A port is chosen free, but another process may take it before
+     * PostgreSQL listens on it; then PostgreSQL cannot start, and the start is tried again on another port.
+     */
+    static EmbeddedDatabase start(Path dataDir, Optional<Path> override, IntSupplier ports) {
         Path clusterDir = override.map(p -> p.toAbsolutePath().normalize()).orElse(dataDir.resolve("postgres"));
+        List<Integer> taken = new ArrayList<>();
+        while (true) {
+            int port = ports.getAsInt();
+            try {
+                Files.createDirectories(clusterDir);
+                stopOrphan(clusterDir.resolve("data"));
+                LOG.info(() -> "Starting the embedded PostgreSQL on port " + port + " with its data in " + clusterDir);
+                return new EmbeddedDatabase(EmbeddedPostgres.builder()
+                        .setDataDirectory(clusterDir.resolve("data"))
+                        .setCleanDataDirectory(false)
+                        .setPort(port)
+                        .setServerConfig("listen_addresses", "127.0.0.1")
+                        .setServerConfig("max_connections", "200")
+                        // the library's defaults are a test database's (fsync and synchronous commits off): this one
+                        // holds an installation's data, so a commit it acknowledged survives a crash of the machine
+                        .setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on")
+                        .setRegisterShutdownHook(true)
+                        .start());
+            } catch (IOException | IllegalStateException e) {
+                boolean inUse = listening(port);
+                if (inUse) {
+                    taken.add(port);
+                    if (taken.size() < PORT_ATTEMPTS) {
+                        LOG.warning(() -> "Port " + port + " is in use, and the embedded PostgreSQL could not"
+                                + " listen on it; trying another port");
+                        releaseLock(clusterDir.resolve("data"));
+                        continue;
+                    }
+                }
+                throw new IllegalStateException(
+                        "Could not start the embedded PostgreSQL in " + clusterDir + ": "
+                                + (inUse ? inUse(taken) : e.getMessage())
+                                + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
+                                + " to keep the embedded cluster elsewhere.",
+                        e);
+            }
+        }
+    }
+
+    /**
+     * The library's start that failed keeps its lock of the data directory ({@code epg-lock}) in this JVM, and
+     * the next start would fail on it. That lock is this process's own: the file goes, and the next start locks a
+     * new one. (Another process that held it would have failed the start before PostgreSQL, with a free port.)
+     */
+    private static void releaseLock(Path dataDir) {
         try {
-            Files.createDirectories(clusterDir);
-            stopOrphan(clusterDir.resolve("data"));
-            LOG.info(() -> "Starting the embedded PostgreSQL with its data in " + clusterDir);
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                    .setDataDirectory(clusterDir.resolve("data"))
-                    .setCleanDataDirectory(false)
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("max_connections", "200")
-                    // the library's defaults are a test database's (fsync and synchronous commits off): this one
-                    // holds an installation's data, so a commit it acknowledged survives a crash of the machine
-                    .setServerConfig("fsync", "on")
-                    .setServerConfig("synchronous_commit", "on")
-                    .setRegisterShutdownHook(true)
-                    .start();
-            return new EmbeddedDatabase(postgres);
-        } catch (IOException | IllegalStateException e) {
-            throw new IllegalStateException(
-                    "Could not start the embedded PostgreSQL in " + clusterDir + ": " + e.getMessage()
-                            + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
-                            + " to keep the embedded cluster elsewhere.",
-                    e);
+            Files.deleteIfExists(dataDir.resolve("epg-lock"));
+        } catch (IOException e) {
+            // the next start then fails on the lock, and says so
+            LOG.warning(() -> "Could not remove the lock of the failed start: " + e.getMessage());
+        }
+    }
+
+    private static String inUse(List<Integer> ports) {
+        return (ports.size() == 1 ? "port " : "ports ")
+                + ports.stream().map(String::valueOf).collect(joining(", "))
+                + (ports.size() == 1 ? " was" : " were")
+                + " in use, and it could not listen there";
+    }
+
+    /** Whether something listens on the loopback port (it cannot be bound). */
+    private static boolean listening(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return false;
+        } catch (IOException e) {
+            return true;
         }
     }
 
@@ -105,6 +169,18 @@ final class EmbeddedDatabase implements AutoCloseable {
                     + "; killing it");
             orphan.get().destroyForcibly();
         }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    int port() {
+        return postgres.getPort();
     }
 
     String jdbcUrl() {
