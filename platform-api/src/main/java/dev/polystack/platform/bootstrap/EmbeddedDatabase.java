@@ -3,7 +3,6 @@ package dev.polystack.platform.bootstrap;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -95,7 +94,7 @@ final class EmbeddedDatabase implements AutoCloseable {
                 }
                 throw new IllegalStateException(
                         "Could not start the embedded PostgreSQL in " + clusterDir + ": "
-                                + (inUse ? inUse(taken) : e.getMessage())
+                                + (inUse ? portsInUse(taken) : e.getMessage())
                                 + ". Set POLYSTACK_DB_URL to use an external PostgreSQL, or POLYSTACK_EMBEDDED_DB_DIR"
                                 + " to keep the embedded cluster elsewhere.",
                         e);
@@ -117,7 +116,7 @@ final class EmbeddedDatabase implements AutoCloseable {
         }
     }
 
-    private static String inUse(List<Integer> ports) {
+    private static String portsInUse(List<Integer> ports) {
         return (ports.size() == 1 ? "port " : "ports ")
                 + ports.stream().map(String::valueOf).collect(joining(", "))
                 + (ports.size() == 1 ? " was" : " were")
@@ -171,11 +170,15 @@ final class EmbeddedDatabase implements AutoCloseable {
         }
     }
 
+    /** A port of the loopback interface that was free a moment ago. */
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new IllegalStateException(
+                    "Could not start the embedded PostgreSQL: no free port on the loopback interface (" + e.getMessage()
+                            + "). Set POLYSTACK_DB_URL to use an external PostgreSQL.",
+                    e);
         }
     }
 
