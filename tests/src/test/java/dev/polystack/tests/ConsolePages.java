@@ -5,6 +5,8 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
 
 import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,6 +29,13 @@ final class ConsolePages {
     /**
      * No serious or critical accessibility violation on the page as it is, by axe-core (the console's
      * dev dependency) run in the browser: names, roles, contrast, labels, landmarks.
+     *
+     * <p>Axe indexes the page when its run starts and yields to the page's scripts between rules. A page still
+     * rendering (a query answering, the log stream connecting, the graph measuring its nodes) can change or
+     * replace an element in between; axe then judges an element it can no longer find and reports it at
+     * {@code :root} (CI saw a contrast "violation" there once). So the audit waits until the page has not
+     * changed for {@value #QUIET_MS} ms, and a run that reports an element it lost is run again, up to
+     * {@value #AUDITS} times. A run whose violations are all on elements it could find is final.
      */
     static void assertAccessible(Page page, String what) {
         // evaluated rather than added as a script tag: the console's Content-Security-Policy refuses inline scripts
@@ -38,14 +47,40 @@ final class ConsolePages {
             throw new java.io.UncheckedIOException(e);
         }
         page.evaluate("() => { if (!window.axe) { " + axe + "\n } }");
-        Object violations = page.evaluate("""
-                async () => { const result = await axe.run(document, { resultTypes: ['violations'] });
-                  return JSON.stringify(result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                    .map(v => ({ rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }))) }""");
+        String violations = null;
+        for (int audit = 1; audit <= AUDITS; audit++) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) page.evaluate("""
+                    async ([quiet, longest]) => {
+                      await new Promise(settled => {
+                        let timer = setTimeout(done, quiet);
+                        const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet) });
+                        const limit = setTimeout(done, longest);
+                        function done() { observer.disconnect(); clearTimeout(timer); clearTimeout(limit); settled() }
+                        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+                      });
+                      const result = await axe.run(document, { resultTypes: ['violations'], elementRef: true });
+                      const serious = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+                      const lost = n => !n.element || !n.element.isConnected || n.target.join(' ') === ':root';
+                      return { lost: serious.some(v => v.nodes.some(lost)),
+                        violations: JSON.stringify(serious.map(v => ({ rule: v.id, impact: v.impact, help: v.help,
+                          where: v.nodes.slice(0, 3).map(n => ({ target: n.target.join(' '), lost: lost(n),
+                            html: n.html.slice(0, 160), why: n.failureSummary }))}))) } }""", List.of(QUIET_MS, 5_000));
+            violations = (String) result.get("violations");
+            if (!Boolean.TRUE.equals(result.get("lost"))) {
+                break;
+            }
+        }
         assertThat(violations)
                 .as("serious or critical accessibility violations on " + what)
                 .isEqualTo("[]");
     }
+
+    /** How many times {@link #assertAccessible} runs axe while a run reports an element it lost. */
+    static final int AUDITS = 5;
+
+    /** How long the page must go unchanged before {@link #assertAccessible} audits it. */
+    static final int QUIET_MS = 300;
 
     /**
      * Every visible control of the page can take the keyboard's focus: none is taken out of the tab order,
