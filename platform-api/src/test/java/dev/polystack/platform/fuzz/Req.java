@@ -13,7 +13,6 @@ final class Req {
     boolean chunked;
     int expectStatus;
     boolean expectRefusal;
-    long maxMillis;
     String note = "";
 
     static Req get(String target) {
