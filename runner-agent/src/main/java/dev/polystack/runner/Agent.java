@@ -126,6 +126,11 @@ public final class Agent {
         return Math.min(30_000L, 500L * (1L << Math.min(failures, 6)));
     }
 
+    /** Whether a shutdown has begun: no new job starts. */
+    boolean stopping() {
+        return stopping.get();
+    }
+
     /** Stops claiming, waits for running jobs up to the grace period, then cancels them and waits for their reports. */
     public void shutdown() {
         if (!stopping.compareAndSet(false, true)) {

@@ -19,9 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,16 +69,21 @@ class AgentTest {
         ClaimedJob first = job();
         ScriptedControlPlane controlPlane = new ScriptedControlPlane(first);
         controlPlane.nextFor.put(first.jobId(), job());
-        CountDownLatch running = new CountDownLatch(1);
         List<UUID> ran = new CopyOnWriteArrayList<>();
-        Agent agent = new Agent(
+        Agent[] agent = new Agent[1];
+        // the job runs until the shutdown has begun
+        agent[0] = new Agent(
                 config,
                 controlPlane,
-                (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, running));
-        agent.start();
-        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
-        agent.shutdown();
-        agent.awaitTermination();
+                (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, () -> agent[0].stopping()));
+        agent[0].start();
+        long started = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ran.isEmpty() && System.nanoTime() < started) {
+            Thread.sleep(10);
+        }
+        assertThat(ran).as("the job began").hasSize(1);
+        agent[0].shutdown();
+        agent[0].awaitTermination();
         assertThat(ran).containsExactly(first.jobId());
         assertThat(controlPlane.reported).extracting(Report::askedForNext).containsExactly(false);
     }
@@ -92,7 +97,14 @@ class AgentTest {
         List<UUID> ran = new CopyOnWriteArrayList<>();
         Agent[] agent = new Agent[1];
         // the shutdown begins between the report that asked for the next job and its answer
-        controlPlane.beforeAnswer = () -> new Thread(() -> agent[0].shutdown()).start();
+        // (shutdown() blocks until the slots end, so on a thread of its own; the answer waits until it has begun)
+        controlPlane.beforeAnswer = () -> {
+            new Thread(() -> agent[0].shutdown()).start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!agent[0].stopping() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+        };
         agent[0] = new Agent(
                 config,
                 controlPlane,
@@ -173,20 +185,14 @@ class AgentTest {
                 return Optional.empty();
             }
             beforeAnswer.run();
-            try {
-                // lets a shutdown begun by beforeAnswer set its flag first
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
             return Optional.ofNullable(nextFor.get(job));
         }
     }
 
-    /** A job that succeeds at once (after saying it runs). */
+    /** A job that succeeds, once {@code until} holds when one is given (at once otherwise). */
     static final class Succeeding extends JobSupervisor {
         private final List<UUID> ran;
-        private final CountDownLatch running;
+        private final BooleanSupplier until;
 
         Succeeding(
                 AgentConfig config,
@@ -194,23 +200,18 @@ class AgentTest {
                 ClaimedJob job,
                 java.util.concurrent.atomic.AtomicBoolean shutdown,
                 List<UUID> ran,
-                CountDownLatch running) {
+                BooleanSupplier until) {
             super(config, controlPlane, job, shutdown);
             this.ran = ran;
-            this.running = running;
+            this.until = until;
         }
 
         @Override
         protected JobResult execute() {
             ran.add(job.jobId());
-            if (running != null) {
-                running.countDown();
-                try {
-                    // the shutdown begins while the job runs
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (until != null && !until.getAsBoolean() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
             }
             return new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null);
         }

@@ -60,6 +60,7 @@ class KubernetesJobTest {
     private final RecordingControlPlane controlPlane = new RecordingControlPlane();
     private ClaimedJob job;
     private AgentConfig config;
+    private Path template;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -85,7 +86,14 @@ class KubernetesJobTest {
                     - name: tofu
                       resources: {requests: {cpu: 500m, memory: 512Mi}, limits: {memory: 1Gi}}
                 """);
-        config = AgentConfig.load(
+        this.template = template;
+        // long enough that a slow machine never times out a pod the test is about to start; the one test of the
+        // timeout sets its own
+        config = config("30s");
+    }
+
+    private AgentConfig config(String startTimeout) {
+        return AgentConfig.load(
                 List.of(
                         "--url=http://cp.example",
                         "--org=acme",
@@ -94,7 +102,7 @@ class KubernetesJobTest {
                         "--job-namespace=" + NAMESPACE,
                         "--job-image=registry.example/polystack/runner-agent:1.0",
                         "--job-pod-template=" + template,
-                        "--job-start-timeout=5s",
+                        "--job-start-timeout=" + startTimeout,
                         "--job-service-account=tofu-jobs"),
                 Map.of("POLYSTACK_AGENT_TOFU_ENV_AWS_SECRET_ACCESS_KEY", "aws-secret-value"));
     }
@@ -282,7 +290,7 @@ class KubernetesJobTest {
 
     @Test
     void aPodNeverScheduledTimesOut() throws Exception {
-        new KubernetesJob(config, controlPlane, job, new AtomicBoolean(), client).run();
+        new KubernetesJob(config("5s"), controlPlane, job, new AtomicBoolean(), client).run();
         assertThat(controlPlane.results.get(0).error().summary())
                 .contains("did not start within 5 s")
                 .contains("no pod was created");
