@@ -117,7 +117,7 @@ final class ConsolePages {
                         && Math.abs((left + right) / 2 - (c.left + c.right) / 2) < c.width * 0.05;
                       const apart = boxes.every((a, i) => boxes.every((b, j) => j <= i || a.right <= b.left || b.right <= a.left
                         || a.bottom <= b.top || b.bottom <= a.top));
-                      return inside && centred && apart }""", null, new Page.WaitForFunctionOptions().setTimeout(5_000));
+                      return inside && centred && apart }""", null, new Page.WaitForFunctionOptions().setTimeout(15_000));
         } catch (com.microsoft.playwright.TimeoutError e) {
             throw new AssertionError("the graph is not fitted to its canvas: " + page.evaluate("""
                     () => JSON.stringify({ canvas: document.querySelector('.graph').getBoundingClientRect(),
