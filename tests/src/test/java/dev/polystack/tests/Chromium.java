@@ -1,8 +1,10 @@
 package dev.polystack.tests;
 
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import org.junit.jupiter.api.Assumptions;
 
 import java.nio.file.Files;
@@ -45,9 +47,25 @@ final class Chromium {
                 .isExecutable();
     }
 
+    /**
+     * How long the browser tests wait by default for a page, an element or an assertion. Playwright's own 5 s is a
+     * fast laptop's: here two cores also run the control plane, the agent, the stand-in OpenTofu (or Keycloak) and the
+     * browser, and a first load of the console's bundle can take longer.
+     */
+    static final int PATIENCE_MS = 20_000;
+
+    /** Playwright with the machine's browser, its assertions waiting {@link #PATIENCE_MS}. */
     static Playwright playwright() {
+        PlaywrightAssertions.setDefaultAssertionTimeout(PATIENCE_MS);
         return Playwright.create(
                 new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+    }
+
+    /** A new browser context whose pages wait {@link #PATIENCE_MS} for what they look for. */
+    static BrowserContext context(Browser browser, Browser.NewContextOptions options) {
+        BrowserContext context = browser.newContext(options);
+        context.setDefaultTimeout(PATIENCE_MS);
+        return context;
     }
 
     static Browser launch(Playwright playwright) {

@@ -98,13 +98,7 @@ class ConsoleIT {
 
         playwright = Chromium.playwright();
         browser = Chromium.launch(playwright);
-        // Playwright's 5 s default is a fast laptop's: here two cores also run the control plane, the agent, the
-        // stand-in OpenTofu and the browser, and a first load of the console's bundle can take longer
-        PlaywrightAssertions.setDefaultAssertionTimeout(PATIENCE_MS);
     }
-
-    /** How long the browser waits for a page, an element or an assertion by default. */
-    static final int PATIENCE_MS = 20_000;
 
     @AfterAll
     static void stop() throws Exception {
@@ -125,8 +119,8 @@ class ConsoleIT {
     /** A browser tab at laptop size that records every console error and uncaught exception. */
     private record Tab(BrowserContext context, Page page, List<String> errors) implements AutoCloseable {
         static Tab open() {
-            BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 800));
-            context.setDefaultTimeout(PATIENCE_MS);
+            BrowserContext context =
+                    Chromium.context(browser, new Browser.NewContextOptions().setViewportSize(1280, 800));
             Page page = context.newPage();
             List<String> errors = new CopyOnWriteArrayList<>();
             page.onConsoleMessage(message -> {

@@ -195,7 +195,7 @@ class KeycloakIT {
         allowConsoleRedirect(platform.baseUrl() + "/console/*");
         try (Playwright playwright = Chromium.playwright();
                 Browser browser = Chromium.launch(playwright)) {
-            Page page = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 800))
+            Page page = Chromium.context(browser, new Browser.NewContextOptions().setViewportSize(1280, 800))
                     .newPage();
             List<String> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
             page.onConsoleMessage(message -> {
@@ -257,7 +257,8 @@ class KeycloakIT {
         assertThat(read(err)).containsPattern("shows the code [A-Z]{4}-[A-Z]{4}");
         try (Playwright playwright = Chromium.playwright();
                 Browser browser = Chromium.launch(playwright)) {
-            Page page = browser.newContext().newPage();
+            Page page =
+                    Chromium.context(browser, new Browser.NewContextOptions()).newPage();
             page.navigate(link.group(1));
             page.locator("#username").fill("alice");
             page.locator("#password").fill("alice");
