@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,8 +78,8 @@ class AgentTest {
                 controlPlane,
                 (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, () -> agent[0].stopping()));
         agent[0].start();
-        long started = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ran.isEmpty() && System.nanoTime() < started) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ran.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertThat(ran).as("the job began").hasSize(1);
@@ -102,7 +103,7 @@ class AgentTest {
             new Thread(() -> agent[0].shutdown()).start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!agent[0].stopping() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
         };
         agent[0] = new Agent(
@@ -211,7 +212,7 @@ class AgentTest {
             ran.add(job.jobId());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (until != null && !until.getAsBoolean() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
             return new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null);
         }

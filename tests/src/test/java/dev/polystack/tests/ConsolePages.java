@@ -34,7 +34,8 @@ final class ConsolePages {
      * rendering (a query answering, the log stream connecting, the graph measuring its nodes) can change or
      * replace an element in between; axe then judges an element it can no longer find and reports it at
      * {@code :root} (CI saw a contrast "violation" there once). So the audit waits until the page has not
-     * changed for {@value #QUIET_MS} ms, and a run that reports an element it lost is run again, up to
+     * changed for {@value #QUIET_MS} ms (at most {@value #SETTLE_LIMIT_MS} ms: a page that never stops changing is
+     * audited as it is), and a run that reports an element it lost is run again, up to
      * {@value #AUDITS} times. A run whose violations are all on elements it could find is final.
      */
     static void assertAccessible(Page page, String what) {
@@ -65,7 +66,7 @@ final class ConsolePages {
                       return { lost: serious.some(v => v.nodes.some(lost)),
                         violations: JSON.stringify(serious.map(v => ({ rule: v.id, impact: v.impact, help: v.help,
                           where: v.nodes.slice(0, 3).map(n => ({ target: n.target.join(' '), lost: lost(n),
-                            html: n.html.slice(0, 160), why: n.failureSummary }))}))) } }""", List.of(QUIET_MS, 5_000));
+                            html: n.html.slice(0, 160), why: n.failureSummary }))}))) } }""", List.of(QUIET_MS, SETTLE_LIMIT_MS));
             violations = (String) result.get("violations");
             if (!Boolean.TRUE.equals(result.get("lost"))) {
                 break;
@@ -81,6 +82,9 @@ final class ConsolePages {
 
     /** How long the page must go unchanged before {@link #assertAccessible} audits it. */
     static final int QUIET_MS = 300;
+
+    /** The longest {@link #assertAccessible} waits for the page to go unchanged. */
+    static final int SETTLE_LIMIT_MS = 5_000;
 
     /**
      * Every visible control of the page can take the keyboard's focus: none is taken out of the tab order,
