@@ -268,6 +268,15 @@ class ConsoleIT {
         }) {
             page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(stop[0]))
                     .click();
+            // on the new page first: the checks below would otherwise pass on the page before it
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*/orgs/acme/" + stop[1] + "$"));
+            PlaywrightAssertions.assertThat(page.getByRole(
+                            AriaRole.HEADING,
+                            new Page.GetByRoleOptions()
+                                    .setName(stop[0])
+                                    .setExact(true)
+                                    .setLevel(1)))
+                    .isVisible();
             PlaywrightAssertions.assertThat(page.locator(".loading")).hasCount(0);
             PlaywrightAssertions.assertThat(page.locator(".problem")).hasCount(0);
             screenshot(page, stop[1]);
