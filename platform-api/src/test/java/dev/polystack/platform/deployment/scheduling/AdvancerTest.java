@@ -45,8 +45,8 @@ class AdvancerTest {
                 CountDownLatch meet = rendezvous;
                 if (meet != null) {
                     meet.countDown();
-                    // long enough for a loaded machine to start the other thread; if they never run side by side, the
-                    // test fails on what it counted, not here
+                    // long enough for a loaded machine to start the other thread. Advances that never run side by side
+                    // still fail the test: the first waits here the whole 10 s, longer than the test waits for both
                     meet.await(10, TimeUnit.SECONDS);
                 }
                 Thread.sleep(15);
