@@ -75,7 +75,7 @@ class KubernetesJobTest {
                  "state": {"address": "http://cp/api/state/v1/e/postgres/default/app.db", "lock_address": "http://cp/l",
                            "unlock_address": "http://cp/u", "username": "job", "password": "%s"},
                  "lease_seconds": 60, "heartbeat_seconds": 1}""".formatted(UUID.randomUUID(), UUID.randomUUID(), STATE_PASSWORD), ClaimedJob.class);
-        Path template = dir.resolve("pod-template.yaml");
+        template = dir.resolve("pod-template.yaml");
         Files.writeString(template, """
                 metadata:
                   labels: {team: platform}
@@ -86,7 +86,6 @@ class KubernetesJobTest {
                     - name: tofu
                       resources: {requests: {cpu: 500m, memory: 512Mi}, limits: {memory: 1Gi}}
                 """);
-        this.template = template;
         // long enough that a slow machine never times out a pod the test is about to start; the one test of the
         // timeout sets its own
         config = config("30s");
