@@ -21,9 +21,10 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A node's row is updated about four times in its deployment. PostgreSQL writes an update without new index entries
- * (a heap-only tuple) only when no indexed column changes and the new version fits on the page of the old one: the
- * node table keeps room on its pages, and no index of it holds a column the engine changes.
+ * A node's row is updated about three times in its deployment. PostgreSQL writes an update without new index entries
+ * (a heap-only tuple) only when no indexed column changes and the new version fits on the page of the old one: no index
+ * of the node table may hold its status. (The room the table keeps on its pages, its fill factor, is what the
+ * benchmark's counts of heap-only updates show; a test's few nodes find room after pruning without it.)
  */
 @QuarkusTest
 @TestProfile(DeploymentTestProfile.class)
@@ -37,7 +38,7 @@ class NodeUpdatesInPlaceTest {
     AgroalDataSource dataSource;
 
     @Test
-    void aNodesStatusChangeOnAPageFullOfNodesIsWrittenInPlace() throws Exception {
+    void aNodesStatusChangeIsWrittenInPlace() throws Exception {
         Scenario s = new Scenario(1);
         Map<String, List<String>> resources = new LinkedHashMap<>();
         for (int i = 0; i < NODES; i++) {
