@@ -51,10 +51,7 @@ class AgentTest {
                 (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, null));
         agent.start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (controlPlane.reported.size() < 3 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            waitUntil(() -> controlPlane.reported.size() >= 3);
             assertThat(ran).containsExactly(first.jobId(), second.jobId(), third.jobId());
             assertThat(controlPlane.claimedJobs.get())
                     .as("claims that returned a job")
@@ -78,10 +75,7 @@ class AgentTest {
                 controlPlane,
                 (job, shutdown) -> new Succeeding(config, controlPlane, job, shutdown, ran, () -> agent[0].stopping()));
         agent[0].start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ran.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        waitUntil(() -> !ran.isEmpty());
         assertThat(ran).as("the job began").hasSize(1);
         agent[0].shutdown();
         agent[0].awaitTermination();
@@ -101,10 +95,7 @@ class AgentTest {
         // (shutdown() blocks until the slots end, so on a thread of its own; the answer waits until it has begun)
         controlPlane.beforeAnswer = () -> {
             new Thread(() -> agent[0].shutdown()).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!agent[0].stopping() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
+            waitUntil(() -> agent[0].stopping());
         };
         agent[0] = new Agent(
                 config,
@@ -190,6 +181,17 @@ class AgentTest {
         }
     }
 
+    /**
+     * Waits until {@code condition} holds, at most 10 s, looking every millisecond; the caller's assertions say what
+     * failed when it never held.
+     */
+    private static void waitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
     /** A job that succeeds, once {@code until} holds when one is given (at once otherwise). */
     static final class Succeeding extends JobSupervisor {
         private final List<UUID> ran;
@@ -210,9 +212,8 @@ class AgentTest {
         @Override
         protected JobResult execute() {
             ran.add(job.jobId());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (until != null && !until.getAsBoolean() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            if (until != null) {
+                waitUntil(until);
             }
             return new JobResult(JobStatus.SUCCEEDED, Map.of(), List.of(), null, null);
         }
