@@ -31,7 +31,9 @@ public class CheckScheduler {
     /**
      * The due environments ({@link #due}): ?1 now, ?2 the batch, ?3 the organization's limit of scheduled checks, ?4
      * who scheduled checks are created by. The count of an organization's running checks is one probe of
-     * {@code deployment_running_checks_idx} (V33). Whether checks are on, and the interval, are
+     * {@code deployment_running_checks_idx} (V33); whether an environment has a deployment unfinished is one of
+     * {@code deployment_active_idx}, and whether it had one within its interval one of
+     * {@code deployment_last_activity_idx} (V37), whose expression the second repeats. Whether checks are on, and the interval, are
      * {@link CheckSchedule}'s SQL.
      */
     static final String DUE_ENVIRONMENTS = """
@@ -41,9 +43,10 @@ public class CheckScheduler {
               and %1$s
               and exists (select 1 from active_resource r where r.environment_id = e.id)
               and not exists (select 1 from deployment d where d.environment_id = e.id
-                              and (d.status in ('queued', 'running', 'awaiting_approval')
-                                   or coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
-                                      - make_interval(mins => %2$s)))
+                              and d.status in ('queued', 'running', 'awaiting_approval'))
+              and not exists (select 1 from deployment d where d.environment_id = e.id
+                              and coalesce(d.finished_at, d.created_at) > cast(?1 as timestamptz)
+                                  - make_interval(mins => %2$s))
               and (select count(*) from deployment c where c.org_id = e.org_id and c.mode = 'check'
                    and c.status in ('queued', 'running')
                    and c.created_by is null and c.created_by_name = ?4) < ?3

@@ -225,6 +225,13 @@ public class DeploymentService {
         return locked && deployments.head(environmentId).isEmpty();
     }
 
+    /**
+     * Whether the environment ?1 had a deployment that ended, or began and has not ended, after ?2: one probe of
+     * {@code deployment_last_activity_idx} (V37), whose expression this repeats.
+     */
+    static final String ACTIVE_SINCE =
+            "select exists (select 1 from deployment where environment_id = ?1 and coalesce(finished_at, created_at) > ?2)";
+
     /** Who a scheduled check was created by ({@code created_by_name}; it has no {@code created_by}). */
     public static final String SCHEDULED_CHECK = "scheduled check";
 
@@ -239,9 +246,13 @@ public class DeploymentService {
             return false;
         }
         Instant since = now.minus(Duration.ofMinutes(schedule.intervalMinutes()));
-        long recent =
-                deployments.count("environmentId = ?1 and (finishedAt > ?2 or createdAt > ?2)", environmentId, since);
-        if (recent > 0) {
+        boolean recent = (Boolean) deployments
+                .getEntityManager()
+                .createNativeQuery(ACTIVE_SINCE, Boolean.class)
+                .setParameter(1, environmentId)
+                .setParameter(2, since)
+                .getSingleResult();
+        if (recent) {
             return false;
         }
         EnvironmentRef environment = environments.reference(environmentId, null);

@@ -2,7 +2,7 @@ package dev.polystack.platform.deployment;
 
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import dev.polystack.platform.testing.QueryPlans;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -11,7 +11,7 @@ import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,18 +31,39 @@ class CheckSchedulerQueryPlanTest {
 
     @Test
     void theCountOfAnOrganizationsRunningChecksReadsTheIndexOfRunningChecks() {
-        List<?> plan = QuarkusTransaction.requiringNew().call(() -> {
-            // the tables of a test hold a few rows, where a scan is cheapest: ask the planner for what it could use
-            entityManager.createNativeQuery("set local enable_seqscan = off").executeUpdate();
-            return entityManager
-                    .createNativeQuery("explain " + CheckScheduler.DUE_ENVIRONMENTS)
-                    .setParameter(1, Instant.now())
-                    .setParameter(2, 100)
-                    .setParameter(3, 4)
-                    .setParameter(4, DeploymentService.SCHEDULED_CHECK)
-                    .getResultList();
-        });
-        String text = String.join("\n", plan.stream().map(String::valueOf).toList());
-        assertThat(text).as("the plan of the due environments' look").contains("deployment_running_checks_idx");
+        assertThat(QueryPlans.readsOf(
+                        entityManager,
+                        "deployment",
+                        CheckScheduler.DUE_ENVIRONMENTS,
+                        Instant.now(),
+                        100,
+                        4,
+                        DeploymentService.SCHEDULED_CHECK))
+                .as("what the due environments' look reads of the deployments")
+                .contains("deployment_running_checks_idx");
+    }
+
+    /**
+     * A scheduled check adds a deployment to its environment at every interval, so an environment's history grows
+     * without end: whether it had a deployment since the interval began is one probe of the index of each
+     * environment's last activity, in the look and again under the environment's lock, not a read of its history.
+     */
+    @Test
+    void whetherAnEnvironmentWasActiveWithinItsIntervalIsOneProbe() {
+        assertThat(QueryPlans.readsOf(
+                        entityManager,
+                        "deployment",
+                        CheckScheduler.DUE_ENVIRONMENTS,
+                        Instant.now(),
+                        100,
+                        4,
+                        DeploymentService.SCHEDULED_CHECK))
+                .as("what the due environments' look reads of the deployments")
+                .contains("deployment_last_activity_idx")
+                .doesNotContain("deployment_environment_idx");
+        assertThat(QueryPlans.readsOf(
+                        entityManager, "deployment", DeploymentService.ACTIVE_SINCE, UUID.randomUUID(), Instant.now()))
+                .as("what a scheduled check's look under the lock reads of the deployments")
+                .containsExactly("deployment_last_activity_idx");
     }
 }

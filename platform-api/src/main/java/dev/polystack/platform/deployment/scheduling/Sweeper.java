@@ -93,14 +93,21 @@ public class Sweeper {
 
     private final Counts counts = new Counts();
 
+    /**
+     * The gauges' counts, each a name and a count; a count of none has no row. Each reads an index of unfinished rows
+     * only (the jobs' indexes each hold one status, so each status is counted on its own).
+     */
+    static final String COUNTS = """
+            select 'deployment:' || status, count(*) from deployment where status in ('queued', 'running', 'awaiting_approval') group by status
+            union all select 'job:queued', count(*) from job where status = 'queued' having count(*) > 0
+            union all select 'job:running', count(*) from job where status = 'running' having count(*) > 0
+            union all select 'stalled', count(*) from deployment where stalled_reason is not null""";
+
     private void count() {
         QuarkusTransaction.requiringNew().run(() -> {
             var em = deployments.getEntityManager();
             @SuppressWarnings("unchecked")
-            List<Object[]> rows = em.createNativeQuery("""
-                    select 'deployment:' || status, count(*) from deployment where status in ('queued', 'running', 'awaiting_approval') group by status
-                    union all select 'job:' || status, count(*) from job where status in ('queued', 'running') group by status
-                    union all select 'stalled', count(*) from deployment where stalled_reason is not null""").getResultList();
+            List<Object[]> rows = em.createNativeQuery(COUNTS).getResultList();
             Map<String, Long> fresh = new HashMap<>();
             rows.forEach(r -> fresh.put((String) r[0], ((Number) r[1]).longValue()));
             counts.values.keySet().removeIf(k -> !fresh.containsKey(k));

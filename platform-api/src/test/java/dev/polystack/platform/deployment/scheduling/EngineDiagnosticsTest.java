@@ -110,6 +110,13 @@ class EngineDiagnosticsTest {
         assertThat(diagnostics.getString(job + ".runner")).isEqualTo("r1");
         assertThat(diagnostics.getString(job + ".runner_status")).isEqualTo("offline");
         assertThat(diagnostics.getString(job + ".runner_rule_id")).isNotBlank();
+        // the gauges are counted at each sweep: the job no runner took is among the queued ones
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(meters.get("polystack.jobs")
+                                .tag("status", "queued")
+                                .gauge()
+                                .value())
+                        .isGreaterThanOrEqualTo(1));
         problem(as(tokenFor(s.org, "owner")).get(DIAGNOSTICS), 403, "forbidden");
         problem(admin().queryParam("waiting_after", "soon").get(DIAGNOSTICS), 400, "validation");
     }
