@@ -11,6 +11,7 @@ import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,14 +32,7 @@ class CheckSchedulerQueryPlanTest {
 
     @Test
     void theCountOfAnOrganizationsRunningChecksReadsTheIndexOfRunningChecks() {
-        assertThat(QueryPlans.readsOf(
-                        entityManager,
-                        "deployment",
-                        CheckScheduler.DUE_ENVIRONMENTS,
-                        Instant.now(),
-                        100,
-                        4,
-                        DeploymentService.SCHEDULED_CHECK))
+        assertThat(dueEnvironmentsReads())
                 .as("what the due environments' look reads of the deployments")
                 .contains("deployment_running_checks_idx");
     }
@@ -50,14 +44,7 @@ class CheckSchedulerQueryPlanTest {
      */
     @Test
     void whetherAnEnvironmentWasActiveWithinItsIntervalIsOneProbe() {
-        assertThat(QueryPlans.readsOf(
-                        entityManager,
-                        "deployment",
-                        CheckScheduler.DUE_ENVIRONMENTS,
-                        Instant.now(),
-                        100,
-                        4,
-                        DeploymentService.SCHEDULED_CHECK))
+        assertThat(dueEnvironmentsReads())
                 .as("what the due environments' look reads of the deployments")
                 .contains("deployment_last_activity_idx")
                 .doesNotContain("deployment_environment_idx");
@@ -65,5 +52,17 @@ class CheckSchedulerQueryPlanTest {
                         entityManager, "deployment", DeploymentService.ACTIVE_SINCE, UUID.randomUUID(), Instant.now()))
                 .as("what a scheduled check's look under the lock reads of the deployments")
                 .containsExactly("deployment_last_activity_idx");
+    }
+
+    /** What the due environments' look reads of the deployments. */
+    private List<String> dueEnvironmentsReads() {
+        return QueryPlans.readsOf(
+                entityManager,
+                "deployment",
+                CheckScheduler.DUE_ENVIRONMENTS,
+                Instant.now(),
+                100,
+                4,
+                DeploymentService.SCHEDULED_CHECK);
     }
 }
