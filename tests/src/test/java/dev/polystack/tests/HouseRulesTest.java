@@ -111,6 +111,28 @@ class HouseRulesTest {
                 .isEmpty();
     }
 
+    /**
+     * The environment-deletion benchmark (BENCHMARKS.md) times the statements that delete an environment's records, as
+     * a psql script: it must run the statements {@code EnvironmentRecords} runs, in their order.
+     */
+    @Test
+    void theEnvironmentDeletionBenchmarkRunsTheEnginesStatements() throws IOException {
+        Pattern statement = Pattern.compile("\"(delete from [^\"]+)\"");
+        List<String> engine = statement
+                .matcher(Files.readString(REPOSITORY.resolve(
+                        "platform-api/src/main/java/dev/polystack/platform/deployment/model/EnvironmentRecords.java")))
+                .results()
+                .map(match -> match.group(1).replace("?1", ":victim") + ";")
+                .toList();
+        List<String> script = Files.readAllLines(
+                        REPOSITORY.resolve("tests/src/test/resources/benchmarks/environment-deletion.sql"))
+                .stream()
+                .filter(line -> line.startsWith("delete from "))
+                .toList();
+        assertThat(engine).as("the statements of EnvironmentRecords").isNotEmpty();
+        assertThat(script).as("the statements the benchmark script times").isEqualTo(engine);
+    }
+
     /** The repository's files matching any of the globs; build output, node modules and .git are not entered. */
     private static List<Path> files(String... globs) throws IOException {
         List<PathMatcher> matchers = Stream.of(globs)

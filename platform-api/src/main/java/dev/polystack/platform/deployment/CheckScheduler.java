@@ -31,10 +31,10 @@ public class CheckScheduler {
     /**
      * The due environments ({@link #due}): ?1 now, ?2 the batch, ?3 the organization's limit of scheduled checks, ?4
      * who scheduled checks are created by. The count of an organization's running checks is one probe of
-     * {@code deployment_running_checks_idx} (V33); whether an environment has a deployment unfinished is one of
-     * {@code deployment_active_idx}, and whether it had one within its interval one of
-     * {@code deployment_last_activity_idx} (V37), whose expression the second repeats. Whether checks are on, and the interval, are
-     * {@link CheckSchedule}'s SQL.
+     * {@code deployment_running_checks_idx} (V33). Whether an environment has an unfinished deployment is one probe of
+     * {@code deployment_active_idx}; whether it had one within its interval is one of
+     * {@code deployment_last_activity_idx} (V37), and that probe repeats the index's expression. Whether checks are on,
+     * and the interval, are {@link CheckSchedule}'s SQL.
      */
     static final String DUE_ENVIRONMENTS = """
             select e.id, cast(coalesce(e.checks, t.checks) as text)
