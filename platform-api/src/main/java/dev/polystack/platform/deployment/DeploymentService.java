@@ -81,6 +81,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** Creating, listing, cancelling deployments; the engine moves them forward. */
 @ApplicationScoped
@@ -94,6 +95,9 @@ public class DeploymentService {
 
     @Inject
     NodeRepository nodes;
+
+    @Inject
+    LatestNodeStatuses latestStatuses;
 
     @Inject
     JobRepository jobs;
@@ -1046,18 +1050,12 @@ public class DeploymentService {
     @Transactional
     public GraphView resourceGraph(OrgScope scope, String project, String env, boolean withOutputs) {
         EnvironmentRef environment = environments.reference(scope, project, env);
-        @SuppressWarnings("unchecked")
-        List<Object[]> latest = deployments
-                .getEntityManager()
-                .createNativeQuery("""
-                        select distinct on (n.res_type, n.res_class, n.res_id) n.res_type, n.res_class, n.res_id, n.status
-                        from deployment_node n join deployment d on d.id = n.deployment_id
-                        where d.environment_id = ?1 and n.operation <> 'check'
-                        order by n.res_type, n.res_class, n.res_id, d.created_at desc""")
-                .setParameter(1, environment.id())
-                .getResultList();
-        Map<String, String> statuses = new HashMap<>();
-        latest.forEach(row -> statuses.put(row[0] + "/" + row[1] + "/" + row[2], (String) row[3]));
+        List<ActiveResourceService.GraphRow> resources = activeResources.graphRows(environment.id(), withOutputs);
+        Map<String, String> statuses = latestStatuses.of(
+                environment.id(),
+                resources.stream()
+                        .map(resource -> resource.identity().toString())
+                        .collect(Collectors.toSet()));
         // a check's node says how the check went, not how the resource is: its findings are the open issues
         @SuppressWarnings("unchecked")
         List<Object[]> open = deployments
@@ -1071,7 +1069,7 @@ public class DeploymentService {
         open.forEach(row -> issues.put(row[0] + "/" + row[1] + "/" + row[2], ((Number) row[3]).intValue()));
         List<GraphView.Node> views = new ArrayList<>();
         List<GraphView.Edge> edges = new ArrayList<>();
-        for (ActiveResourceService.GraphRow resource : activeResources.graphRows(environment.id(), withOutputs)) {
+        for (ActiveResourceService.GraphRow resource : resources) {
             ResourceIdentity identity = resource.identity();
             views.add(new GraphView.Node(
                     identity.type(),

@@ -51,48 +51,12 @@ class ReconcileTest {
                     .statusCode(200);
         }
         s.manifest(graph);
-        String deployment = s.deploy();
-        Map<String, Map<String, Object>> jobs;
-        while (!(jobs = s.claimAll()).isEmpty()) {
-            jobs.values().forEach(s::succeed);
-        }
-        assertThat(s.status(deployment)).isEqualTo("succeeded");
+        assertThat(s.status(s.deployAll())).isEqualTo("succeeded");
         return s;
     }
 
-    /** Runs a check whose runner reports {@code reports} by resource id (CheckReports.CLEAN for the others). */
-    private static void check(Scenario s, Map<String, Map<String, Object>> reports) {
-        String check = admin().body(Map.of())
-                .post(ENV + "/checks", s.org)
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-        s.claimAll()
-                .forEach((resource, job) -> s.runner
-                        .result(
-                                job.get("job_id"),
-                                Map.of(
-                                        "status",
-                                        "succeeded",
-                                        "check",
-                                        reports.getOrDefault(resource, CheckReports.CLEAN)))
-                        .then()
-                        .statusCode(204));
-        assertThat(s.status(check)).isEqualTo("succeeded");
-    }
-
-    private static List<Map<String, Object>> deployments(Scenario s) {
-        return admin().get(ENV + "/deployments", s.org)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getList("items");
-    }
-
     private static Optional<Map<String, Object>> reconcile(Scenario s) {
-        return deployments(s).stream()
+        return s.deployments().stream()
                 .filter(d -> "reconcile".equals(d.get("created_by")))
                 .findFirst();
     }
@@ -116,7 +80,7 @@ class ReconcileTest {
     @Test
     void autoDriftIsPutBackByADeploymentOfTheDriftedResourceOnly() {
         Scenario s = deployed("auto");
-        check(s, Map.of("app.a", CheckReports.IN_PLACE));
+        s.check(Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
         Map<String, Object> reconcile = startedReconcile(s);
@@ -151,7 +115,7 @@ class ReconcileTest {
     @Test
     void aReconciledResourceKeepsWhatItDependsOnSoTheEnvironmentIsStillTornDownInOrder() {
         Scenario s = deployed("auto", graph("a", List.of(), "b", List.of("a")));
-        check(s, Map.of("app.b", CheckReports.IN_PLACE));
+        s.check(Map.of("app.b", CheckReports.IN_PLACE));
         String id = (String) startedReconcile(s).get("id");
         var jobs = s.claimAll();
         assertThat(jobs).as("only the drifted dependent is applied").containsOnlyKeys("app.b");
@@ -194,7 +158,7 @@ class ReconcileTest {
         rules.forEach(rule -> admin().delete("/api/v1/orgs/{org}/module-rules/{id}", s.org, rule)
                 .then()
                 .statusCode(204));
-        check(s, Map.of("app.a", CheckReports.IN_PLACE));
+        s.check(Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
 
         Map<String, Object> reconcile = startedReconcile(s);
@@ -207,7 +171,7 @@ class ReconcileTest {
         assertThat(reconciler.reconcileWaiting(Instant.now()))
                 .as("the issue was handed to that reconcile: it is not tried again")
                 .isZero();
-        assertThat(deployments(s).stream().filter(d -> "reconcile".equals(d.get("created_by"))))
+        assertThat(s.deployments().stream().filter(d -> "reconcile".equals(d.get("created_by"))))
                 .hasSize(1);
         assertThat(issues(s, "?state=open"))
                 .as("the drift is still there for a person")
@@ -218,9 +182,9 @@ class ReconcileTest {
     @Test
     void destructiveDriftIsNeverAppliedAutomaticallyItsFixWaitsForApprovalAndObservedDriftOnlyOpensAnIssue() {
         Scenario auto = deployed("auto");
-        check(auto, Map.of("app.a", CheckReports.REPLACE));
+        auto.check(Map.of("app.a", CheckReports.REPLACE));
         Scenario observed = deployed(null);
-        check(observed, Map.of("app.a", CheckReports.IN_PLACE));
+        observed.check(Map.of("app.a", CheckReports.IN_PLACE));
 
         Map<String, Object> fix = startedReconcile(auto);
         assertThat(fix.get("approval"))
@@ -248,7 +212,7 @@ class ReconcileTest {
     @Test
     void underApproveTheFixIsPlannedWaitsForASecondMemberAndResolvesTheIssueOnceApplied() {
         Scenario s = deployed("approve");
-        check(s, Map.of("app.a", CheckReports.IN_PLACE));
+        s.check(Map.of("app.a", CheckReports.IN_PLACE));
         String issue = (String) issues(s, "?state=open").get(0).get("id");
         Map<String, Object> fix = startedReconcile(s);
         String id = (String) fix.get("id");
@@ -290,7 +254,7 @@ class ReconcileTest {
     @Test
     void aDeploymentRunningOrWaitingGoesFirstTheReconcileStartsAfterIt() {
         Scenario s = deployed(null);
-        check(s, Map.of("app.a", CheckReports.IN_PLACE));
+        s.check(Map.of("app.a", CheckReports.IN_PLACE));
         admin().body(Map.of("reconcile", Map.of("thing", "auto")))
                 .put("/api/v1/orgs/{org}/env-types/production", s.org)
                 .then()

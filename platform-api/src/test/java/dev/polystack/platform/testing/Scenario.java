@@ -198,6 +198,53 @@ public final class Scenario {
         return create(Map.of("mode", "deploy")).then().statusCode(201).extract().path("id");
     }
 
+    /** Deploys, and answers every job it queues with success until none is left; the deployment's id. */
+    public String deployAll() {
+        String deployment = deploy();
+        Map<String, Map<String, Object>> jobs;
+        while (!(jobs = claimAll()).isEmpty()) {
+            jobs.values().forEach(this::succeed);
+        }
+        return deployment;
+    }
+
+    /**
+     * Runs a check of the environment whose runner reports {@code reports} by resource id ({@link
+     * CheckReports#CLEAN} for the others); the check's id, once it succeeded.
+     */
+    public String check(Map<String, Map<String, Object>> reports) {
+        String check = admin().body(Map.of())
+                .post("/api/v1/orgs/{org}/projects/shop/envs/prod/checks", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        claimAll()
+                .forEach((resource, job) -> runner.result(
+                                job.get("job_id"),
+                                Map.of(
+                                        "status",
+                                        "succeeded",
+                                        "check",
+                                        reports.getOrDefault(resource, CheckReports.CLEAN)))
+                        .then()
+                        .statusCode(204));
+        if (!"succeeded".equals(status(check))) {
+            throw new IllegalStateException("check " + check + " is " + status(check) + ", not succeeded");
+        }
+        return check;
+    }
+
+    /** The environment's deployments, newest first, as its first page lists them. */
+    public List<Map<String, Object>> deployments() {
+        return admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
+    }
+
     public Map<String, Object> deployment(String id) {
         return admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments/{id}", org, id)
                 .then()

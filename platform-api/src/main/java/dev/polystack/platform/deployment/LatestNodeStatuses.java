@@ -1,0 +1,88 @@
+package dev.polystack.platform.deployment;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The status of each resource's newest node outside checks in an environment: how the resource is, as far as
+ * deployments know (a check's node says how the check went; its findings are the open issues).
+ *
+ * <p>The environment's deployments that are not checks are walked newest first, in pages that grow fourfold, until
+ * every wanted resource has a status or the history ends. A deployment holds a node for every resource of its
+ * manifest, so the newest one nearly always answers alone; only a deployment of some resources (a reconcile) sends
+ * the walk further back. Neither checks, which a schedule adds without end, nor the older history are read.
+ */
+@ApplicationScoped
+public class LatestNodeStatuses {
+
+    /** One page of the environment's deployments that are not checks, newest first. */
+    static final String NEWEST_DEPLOYMENTS = """
+            select id from deployment where environment_id = ?1 and mode <> 'check'
+            order by created_at desc, id desc offset ?2 limit ?3""";
+
+    /** The nodes, outside checks, of some deployments. */
+    static final String NODES_OF = """
+            select deployment_id, res_type, res_class, res_id, status from deployment_node
+            where deployment_id = any(?1) and operation <> 'check'""";
+
+    private static final int FIRST_PAGE = 1;
+
+    @Inject
+    EntityManager entityManager;
+
+    /**
+     * The status of each of {@code wanted} (as {@code type/class/id}) that has a node outside checks, by the same
+     * key; call within a transaction.
+     */
+    public Map<String, String> of(UUID environmentId, Set<String> wanted) {
+        Map<String, String> statuses = new HashMap<>();
+        int offset = 0;
+        int page = FIRST_PAGE;
+        while (statuses.size() < wanted.size()) {
+            @SuppressWarnings("unchecked")
+            List<UUID> newest = entityManager
+                    .createNativeQuery(NEWEST_DEPLOYMENTS, UUID.class)
+                    .setParameter(1, environmentId)
+                    .setParameter(2, offset)
+                    .setParameter(3, page)
+                    .getResultList();
+            if (newest.isEmpty()) {
+                break;
+            }
+            Map<UUID, Integer> rank = new HashMap<>();
+            newest.forEach(id -> rank.put(id, rank.size()));
+            @SuppressWarnings("unchecked")
+            List<Object[]> nodes = entityManager
+                    .createNativeQuery(NODES_OF)
+                    .setParameter(1, newest.toArray(UUID[]::new))
+                    .getResultList();
+            // within the page, the newest deployment's node wins
+            Map<String, Integer> rankOf = new HashMap<>();
+            Map<String, String> found = new HashMap<>();
+            for (Object[] node : nodes) {
+                String identity = node[1] + "/" + node[2] + "/" + node[3];
+                int nodeRank = rank.get((UUID) node[0]);
+                if (wanted.contains(identity)
+                        && !statuses.containsKey(identity)
+                        && nodeRank < rankOf.getOrDefault(identity, Integer.MAX_VALUE)) {
+                    rankOf.put(identity, nodeRank);
+                    found.put(identity, (String) node[4]);
+                }
+            }
+            statuses.putAll(found);
+            if (newest.size() < page) {
+                break;
+            }
+            offset += page;
+            page *= 4;
+        }
+        return statuses;
+    }
+}
