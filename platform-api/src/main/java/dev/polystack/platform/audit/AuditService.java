@@ -107,7 +107,9 @@ public class AuditService {
             parameters.put("action", action);
         }
         if (target != null) {
-            jpql.append(" and e.target like :target");
+            // the escape character named: without it Hibernate writes `escape ''`, which turns escaping off, and
+            // an escaped _ or % would then match only a backslash before it
+            jpql.append(" and e.target like :target escape '\\'");
             parameters.put(
                     "target", target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
         }
@@ -123,7 +125,9 @@ public class AuditService {
         if (after != null) {
             parameters.put("afterTime", after.instant());
             parameters.put("afterId", after.id());
-            jpql.append(" and (e.occurredAt < :afterTime or (e.occurredAt = :afterTime and e.id < :afterId))");
+            // one row comparison, which the index's order answers from where the page starts; PostgreSQL
+            // cannot look an `or` of the two up in the index, and may then read and sort the whole log
+            jpql.append(" and (e.occurredAt, e.id) < (:afterTime, :afterId)");
         }
         jpql.append(" order by e.occurredAt desc, e.id desc");
         TypedQuery<AuditEvent> query =

@@ -219,11 +219,13 @@ public class IssueService {
             parameters.put("kind", IssueKind.fromWire(filter.kind(), "kind").wireName());
         }
         if (filter.state() != null) {
-            if (!filter.state().equals("open") && !filter.state().equals("resolved")) {
-                throw PlatformException.invalid("state", "must be open or resolved");
+            // a literal, not a parameter: the open issues' indexes hold only them, and a plan made for any state
+            // could not use them
+            switch (filter.state()) {
+                case "open" -> jpql.append(" and i.state = 'open'");
+                case "resolved" -> jpql.append(" and i.state = 'resolved'");
+                default -> throw PlatformException.invalid("state", "must be open or resolved");
             }
-            jpql.append(" and i.state = :state");
-            parameters.put("state", filter.state());
         }
         if (filter.resource() != null) {
             String[] parts = filter.resource().split("/", 3);
@@ -240,7 +242,8 @@ public class IssueService {
         if (after != null) {
             parameters.put("afterTime", after.instant());
             parameters.put("afterId", after.id());
-            jpql.append(" and (i.firstSeen < :afterTime or (i.firstSeen = :afterTime and i.id < :afterId))");
+            // one row comparison, which the index's order answers from where the page starts (see AuditService)
+            jpql.append(" and (i.firstSeen, i.id) < (:afterTime, :afterId)");
         }
         jpql.append(" order by i.firstSeen desc, i.id desc");
         TypedQuery<Issue> query =

@@ -1,5 +1,6 @@
 package dev.polystack.platform.audit;
 
+import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.PostgresResource;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static dev.polystack.platform.testing.Api.admin;
@@ -125,6 +127,38 @@ class AuditLogTest {
                 .body("items.action", hasItem("createRunner"))
                 .body("items.action", hasItem("createOrg"))
                 .body("items.actor", everyItem(equalTo("user:admin")));
+    }
+
+    @Test
+    void theTargetFilterIsAPlainPrefixWhateverCharactersItHas() {
+        String org = createOrg();
+        for (String user : List.of("ci_bot", "cixbot")) {
+            admin().body(Map.of("username", user + org, "email", user + org + "@example.test", "role", "viewer"))
+                    .post("/api/v1/orgs/{org}/members", org)
+                    .then()
+                    .statusCode(201);
+        }
+        String members = "/api/v1/orgs/" + org + "/members/";
+        // LIKE's wildcards are plain characters in the filter: _ is not any one character, % not any run
+        Map<String, List<String>> found = Map.of(
+                "ci_b", List.of(members + "ci_bot" + org),
+                "ci%", List.of(),
+                "ci", List.of(members + "cixbot" + org, members + "ci_bot" + org));
+        found.forEach((prefix, targets) -> admin().queryParam("target", members + prefix)
+                .get("/api/v1/orgs/{org}/audit-events", org)
+                .then()
+                .statusCode(200)
+                .body("items.target", equalTo(targets)));
+        List<Map<String, Object>> all = admin().get("/api/v1/orgs/{org}/audit-events", org)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
+        assertThat(all).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(Api.allPages(1, "/api/v1/orgs/{org}/audit-events", org))
+                .as("page by page")
+                .isEqualTo(all);
     }
 
     @Test

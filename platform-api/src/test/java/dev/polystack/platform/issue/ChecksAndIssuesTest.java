@@ -1,5 +1,6 @@
 package dev.polystack.platform.issue;
 
+import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
@@ -350,6 +351,11 @@ class ChecksAndIssuesTest {
                 .containsExactly("destructive-drift");
         assertThat(issues(s, "?kind=drift")).extracting(i -> i.get("resource")).containsExactly("thing/default/app.a");
         assertThat(issues(s, "?limit=1")).hasSize(1);
+        assertThat(Api.allPages(1, ENV + "/issues", s.org))
+                .as("page by page, ties of first seen included")
+                .hasSize(2)
+                .isEqualTo(issues(s, ""));
+        assertThat(Api.allPages(1, "/api/v1/orgs/{org}/issues", s.org)).isEqualTo(issues(s, ""));
         admin().get(ENV + "/issues?kind=bogus", s.org)
                 .then()
                 .statusCode(400)

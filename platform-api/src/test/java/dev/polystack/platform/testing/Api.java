@@ -1,11 +1,14 @@
 package dev.polystack.platform.testing;
 
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import org.hamcrest.Matchers;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -18,6 +21,33 @@ public final class Api {
 
     public static RequestSpecification as(String token) {
         return given().auth().oauth2(token).contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    /**
+     * Every item of a list, read a page of {@code limit} items at a time by following each page's {@code
+     * next_page_token}, in the order the pages gave them.
+     */
+    public static List<Map<String, Object>> allPages(int limit, String path, Object... pathParams) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        String token = null;
+        do {
+            RequestSpecification request = admin().queryParam("limit", limit);
+            if (token != null) {
+                request.queryParam("page_token", token);
+            }
+            JsonPath page = request.get(path, pathParams)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            List<Map<String, Object>> pageItems = page.getList("items");
+            if (pageItems.size() > limit) {
+                throw new IllegalStateException("a page of " + pageItems.size() + " items, over its limit " + limit);
+            }
+            items.addAll(pageItems);
+            token = page.getString("next_page_token");
+        } while (token != null);
+        return items;
     }
 
     public static RequestSpecification admin() {

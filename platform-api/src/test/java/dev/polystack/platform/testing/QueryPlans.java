@@ -5,9 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * What PostgreSQL's planner would read for a query once its tables are large. A test's tables hold a few rows, where
@@ -40,6 +48,66 @@ public final class QueryPlans {
             throw new IllegalStateException("not a plan: " + plan, e);
         }
         return reads;
+    }
+
+    /**
+     * Every node of the plan PostgreSQL would use for {@code sql} whatever its parameters (a generic plan; the
+     * statement as Hibernate sends it, its parameters written {@code ?}), each as its type, then {@code on} the
+     * table it reads, the index it reads that through and the condition it looks up in the index, where it has them:
+     * {@code Index Scan on issue using issue_org_recent where (org_id = $1)}.
+     */
+    public static List<String> genericPlanOf(String sql) {
+        StringBuilder numbered = new StringBuilder();
+        int parameter = 0;
+        for (char c : sql.toCharArray()) {
+            if (c == '?') {
+                numbered.append('$').append(++parameter);
+            } else {
+                numbered.append(c);
+            }
+        }
+        // the statement's parameters stay unbound: sent by the simple protocol, on a connection of its own
+        Config config = ConfigProvider.getConfig();
+        Properties properties = new Properties();
+        properties.setProperty("user", config.getValue("polystack.db.user", String.class));
+        properties.setProperty(
+                "password",
+                config.getOptionalValue("polystack.db.password", String.class).orElse(""));
+        properties.setProperty("preferQueryMode", "simple");
+        String plan;
+        try (Connection connection =
+                        DriverManager.getConnection(config.getValue("polystack.db.url", String.class), properties);
+                Statement statement = connection.createStatement()) {
+            statement.execute("set enable_seqscan = off");
+            try (ResultSet row = statement.executeQuery("explain (generic_plan, format json) " + numbered)) {
+                row.next();
+                plan = row.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not plan " + numbered, e);
+        }
+        List<String> nodes = new ArrayList<>();
+        try {
+            describe(JSON.readTree(plan).path(0).path("Plan"), nodes);
+        } catch (Exception e) {
+            throw new IllegalStateException("not a plan: " + plan, e);
+        }
+        return nodes;
+    }
+
+    private static void describe(JsonNode node, List<String> into) {
+        StringBuilder description = new StringBuilder(node.path("Node Type").asText());
+        if (node.has("Relation Name")) {
+            description.append(" on ").append(node.path("Relation Name").asText());
+        }
+        if (node.has("Index Name")) {
+            description.append(" using ").append(node.path("Index Name").asText());
+        }
+        if (node.has("Index Cond")) {
+            description.append(" where ").append(node.path("Index Cond").asText());
+        }
+        into.add(description.toString());
+        node.path("Plans").forEach(child -> describe(child, into));
     }
 
     /** The indexes of {@code table} that cover only some of its rows (they have a condition). */
