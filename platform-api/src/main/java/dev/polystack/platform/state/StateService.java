@@ -195,7 +195,7 @@ public class StateService {
                         "select new dev.polystack.platform.state.StateVersionView(v.id, v.serial, v.lineage, v.size,"
                                 + " v.jobId, v.createdAt) from StateVersion v"
                                 + " where v.environmentId = :environment and v.resourceKey = :resource"
-                                + (after == null ? "" : " and (v.createdAt < :t or (v.createdAt = :t and v.id < :id))")
+                                + (after == null ? "" : " and (v.createdAt, v.id) < (:t, :id)")
                                 + " order by v.createdAt desc, v.id desc",
                         StateVersionView.class)
                 .setParameter("environment", environmentId)

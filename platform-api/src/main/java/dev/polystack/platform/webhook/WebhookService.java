@@ -108,6 +108,9 @@ public class WebhookService {
         entityManager.remove(require(scope, id));
     }
 
+    /** Where the first page of deliveries starts: after every delivery. */
+    private static final Timestamp END_OF_TIME = Timestamp.from(Instant.parse("9999-12-31T23:59:59Z"));
+
     /** A subscription's deliveries, newest first. */
     @Transactional
     public Page<WebhookDeliveryView> deliveries(OrgScope scope, UUID id, PageRequest page) {
@@ -118,10 +121,12 @@ public class WebhookService {
                 .createNativeQuery("""
                         select id, event_type, subject, status, attempts, last_status_code, last_error, created_at, next_attempt_at, delivered_at
                         from webhook_delivery where subscription_id = ?1
-                          and (cast(?2 as timestamptz) is null or created_at < ?2 or (created_at = ?2 and id < ?3))
+                          and (created_at, id) < (?2, ?3)
                         order by created_at desc, id desc limit ?4""")
                 .setParameter(1, id)
-                .setParameter(2, after == null ? null : Timestamp.from(after.instant()))
+                // the first page starts after the end of time: one statement, whose row comparison the index's
+                // order answers (an `or` with "no cursor" could not be looked up in it)
+                .setParameter(2, after == null ? END_OF_TIME : Timestamp.from(after.instant()))
                 .setParameter(3, after == null ? new UUID(0, 0) : after.id())
                 .setParameter(4, page.limit() + 1)
                 .getResultList();

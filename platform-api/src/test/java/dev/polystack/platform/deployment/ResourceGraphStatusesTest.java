@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.testing.Api;
 import dev.polystack.platform.testing.CheckReports;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
@@ -90,6 +91,10 @@ class ResourceGraphStatusesTest {
             deployAll(s);
             s.check(Map.of());
         }
+        assertThat(Api.allPages(3, ENV + "/deployments", s.org))
+                .as("the history, listed page by page")
+                .hasSize(8)
+                .isEqualTo(s.deployments());
         UUID environment = environmentOf(s);
         long read = QuarkusTransaction.requiringNew().call(() -> {
             // as planned for large tables (a test's few rows are cheapest to read whole)

@@ -126,7 +126,7 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                     .list();
         }
         return find(
-                        "environmentId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                        "environmentId = ?1 and (createdAt, id) < (?2, ?3) order by createdAt desc, id desc",
                         environmentId,
                         before,
                         beforeId)
