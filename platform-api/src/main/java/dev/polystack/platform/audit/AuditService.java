@@ -126,7 +126,8 @@ public class AuditService {
             parameters.put("afterTime", after.instant());
             parameters.put("afterId", after.id());
             // one row comparison, which the index's order answers from where the page starts; PostgreSQL
-            // cannot look an `or` of the two up in the index, and may then read and sort the whole log
+            // cannot look an `or` of the two up in the index: it reads every row newer than the page's start, or,
+            // when it expects few of them, reads the organization's events and sorts them
             jpql.append(" and (e.occurredAt, e.id) < (:afterTime, :afterId)");
         }
         jpql.append(" order by e.occurredAt desc, e.id desc");

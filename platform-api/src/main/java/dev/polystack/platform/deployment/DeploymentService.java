@@ -66,7 +66,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -955,19 +954,13 @@ public class DeploymentService {
     public Page<DeploymentView> list(OrgScope scope, String project, String env, PageRequest page) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         int limit = page.limit();
-        Instant before = null;
-        UUID beforeId = null;
-        if (page.after() != null) {
-            try {
-                String[] key = page.after().split("\\|", 2);
-                before = Instant.parse(key[0]);
-                beforeId = UUID.fromString(key[1]);
-            } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-                throw PlatformException.invalid("page_token", "is not a token this API issued");
-            }
-        }
+        PageRequest.InstantAndId after = page.afterInstantAndId();
         return Page.of(
-                deployments.page(environment.id(), before, beforeId, limit),
+                deployments.page(
+                        environment.id(),
+                        after == null ? null : after.instant(),
+                        after == null ? null : after.id(),
+                        limit),
                 limit,
                 d -> d.createdAt() + "|" + d.id(),
                 d -> view(d, environment, false));
@@ -1051,11 +1044,9 @@ public class DeploymentService {
     public GraphView resourceGraph(OrgScope scope, String project, String env, boolean withOutputs) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         List<ActiveResourceService.GraphRow> resources = activeResources.graphRows(environment.id(), withOutputs);
-        Map<String, String> statuses = latestStatuses.of(
+        Map<ResourceIdentity, String> statuses = latestStatuses.of(
                 environment.id(),
-                resources.stream()
-                        .map(resource -> resource.identity().toString())
-                        .collect(Collectors.toSet()));
+                resources.stream().map(ActiveResourceService.GraphRow::identity).collect(Collectors.toSet()));
         // a check's node says how the check went, not how the resource is: its findings are the open issues
         @SuppressWarnings("unchecked")
         List<Object[]> open = deployments
@@ -1079,7 +1070,7 @@ public class DeploymentService {
                     resource.moduleVersion(),
                     resource.runnerSlug(),
                     resource.lastDeploymentId(),
-                    statuses.getOrDefault(identity.toString(), "succeeded"),
+                    statuses.getOrDefault(identity, "succeeded"),
                     resource.outputs(),
                     resource.tofuResources(),
                     resource.updatedAt(),

@@ -1,9 +1,9 @@
 package dev.polystack.platform.identity;
 
+import dev.polystack.platform.common.web.PageRequest;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -20,20 +20,17 @@ class ApiTokenRepository implements PanacheRepositoryBase<ApiToken, UUID> {
     }
 
     /** Tokens of a principal, newest first; the sort key is "createdAt|id". */
-    List<ApiToken> page(UUID principalId, String after, int limit) {
+    List<ApiToken> page(UUID principalId, PageRequest.InstantAndId after, int limit) {
         if (after == null) {
             return find("principalId = ?1 order by createdAt desc, id desc", principalId)
                     .page(0, limit + 1)
                     .list();
         }
-        String[] key = after.split("\\|", 2);
-        Instant createdAt = Instant.parse(key[0]);
-        UUID id = UUID.fromString(key[1]);
         return find(
-                        "principalId = ?1 and (createdAt < ?2 or (createdAt = ?2 and id < ?3)) order by createdAt desc, id desc",
+                        "principalId = ?1 and (createdAt, id) < (?2, ?3) order by createdAt desc, id desc",
                         principalId,
-                        createdAt,
-                        id)
+                        after.instant(),
+                        after.id())
                 .page(0, limit + 1)
                 .list();
     }

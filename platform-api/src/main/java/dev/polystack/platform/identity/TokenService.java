@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -135,12 +134,7 @@ public class TokenService {
 
     Page<TokenView> list(UUID principalId, PageRequest page) {
         int limit = page.limit();
-        List<ApiToken> rows;
-        try {
-            rows = tokens.page(principalId, page.after(), limit);
-        } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            throw PlatformException.invalid("page_token", "is not a token this API issued");
-        }
+        List<ApiToken> rows = tokens.page(principalId, page.afterInstantAndId(), limit);
         return Page.of(rows, limit, ApiTokenRepository::sortKey, TokenView::of);
     }
 

@@ -207,12 +207,16 @@ public class IssueService {
     }
 
     private Page<IssueView> list(UUID orgId, UUID environmentId, Filter filter, PageRequest page) {
-        StringBuilder jpql = new StringBuilder("select i from Issue i where i.orgId = :org");
+        // an environment's list names only the environment, which was found in the organization: with both, the
+        // two indexes would look alike to the planner
+        StringBuilder jpql = new StringBuilder("select i from Issue i where ");
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("org", orgId);
         if (environmentId != null) {
-            jpql.append(" and i.environmentId = :environment");
+            jpql.append("i.environmentId = :environment");
             parameters.put("environment", environmentId);
+        } else {
+            jpql.append("i.orgId = :org");
+            parameters.put("org", orgId);
         }
         if (filter.kind() != null) {
             jpql.append(" and i.kind = :kind");

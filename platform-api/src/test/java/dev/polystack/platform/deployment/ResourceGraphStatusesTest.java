@@ -6,6 +6,7 @@ import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.QueryPlans;
 import dev.polystack.platform.testing.Scenario;
+import dev.polystack.rules.ResourceIdentity;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -100,7 +101,11 @@ class ResourceGraphStatusesTest {
             // as planned for large tables (a test's few rows are cheapest to read whole)
             entityManager.createNativeQuery("set local enable_seqscan = off").executeUpdate();
             long before = nodeRowsRead();
-            assertThat(statuses.of(environment, Set.of("thing/default/app.a", "thing/default/app.b")))
+            assertThat(statuses.of(
+                            environment,
+                            Set.of(
+                                    new ResourceIdentity("thing", "default", "app.a"),
+                                    new ResourceIdentity("thing", "default", "app.b"))))
                     .hasSize(2);
             return nodeRowsRead() - before;
         });
@@ -114,8 +119,14 @@ class ResourceGraphStatusesTest {
         assertThat(QueryPlans.readsOf(
                         entityManager, "deployment", LatestNodeStatuses.NEWEST_DEPLOYMENTS, UUID.randomUUID(), 0, 1))
                 .containsExactly("deployment_changes_idx");
-        assertThat(QueryPlans.readsOf(entityManager, "deployment_node", LatestNodeStatuses.NODES_OF, (Object)
-                        new UUID[] {UUID.randomUUID()}))
+        assertThat(QueryPlans.readsOf(
+                        entityManager,
+                        "deployment_node",
+                        LatestNodeStatuses.NODES_OF,
+                        new UUID[] {UUID.randomUUID()},
+                        new String[] {"thing"},
+                        new String[] {"default"},
+                        new String[] {"app.a"}))
                 .containsExactly("deployment_node_identity_key");
     }
 

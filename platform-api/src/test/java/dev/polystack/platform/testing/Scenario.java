@@ -235,6 +235,19 @@ public final class Scenario {
         return check;
     }
 
+    /**
+     * Subscribes a webhook to opened issues, at an address of the documentation range (nothing answers there; the test
+     * profile refuses private addresses); its id.
+     */
+    public String webhook() {
+        return admin().body(Map.of("url", "https://192.0.2.10/hook", "events", List.of("issue.opened")))
+                .post("/api/v1/orgs/{org}/webhooks", org)
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
     /** The environment's deployments, newest first, as its first page lists them. */
     public List<Map<String, Object>> deployments() {
         return admin().get("/api/v1/orgs/{org}/projects/shop/envs/prod/deployments", org)

@@ -69,13 +69,24 @@ public class PageRequest {
         if (after == null) {
             return null;
         }
+        InstantAndId key;
         try {
-            String[] key = after.split("\\|", 2);
-            return new InstantAndId(Instant.parse(key[0]), UUID.fromString(key[1]));
+            String[] parts = after.split("\\|", 2);
+            key = new InstantAndId(Instant.parse(parts[0]), UUID.fromString(parts[1]));
         } catch (DateTimeParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             throw PlatformException.invalid("page_token", "is not a token this API issued");
         }
+        // the API issues tokens of times it stored; an instant the database cannot hold would otherwise be refused
+        // by the query, with an answer that does not say which parameter was wrong
+        if (key.instant().isBefore(FIRST_INSTANT) || key.instant().isAfter(LAST_INSTANT)) {
+            throw PlatformException.invalid("page_token", "is not a token this API issued");
+        }
+        return key;
     }
+
+    private static final Instant FIRST_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
+
+    private static final Instant LAST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
     public static String tokenFor(String sortKey) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(sortKey.getBytes(StandardCharsets.UTF_8));
