@@ -954,13 +954,8 @@ public class DeploymentService {
     public Page<DeploymentView> list(OrgScope scope, String project, String env, PageRequest page) {
         EnvironmentRef environment = environments.reference(scope, project, env);
         int limit = page.limit();
-        PageRequest.InstantAndId after = page.afterInstantAndId();
         return Page.of(
-                deployments.page(
-                        environment.id(),
-                        after == null ? null : after.instant(),
-                        after == null ? null : after.id(),
-                        limit),
+                deployments.page(environment.id(), page.afterInstantAndId(), limit),
                 limit,
                 d -> d.createdAt() + "|" + d.id(),
                 d -> view(d, environment, false));

@@ -108,9 +108,6 @@ public class WebhookService {
         entityManager.remove(require(scope, id));
     }
 
-    /** Where the first page of deliveries starts: after every delivery. */
-    private static final Timestamp END_OF_TIME = Timestamp.from(Instant.parse("9999-12-31T23:59:59Z"));
-
     /** A subscription's deliveries, newest first. */
     @Transactional
     public Page<WebhookDeliveryView> deliveries(OrgScope scope, UUID id, PageRequest page) {
@@ -126,7 +123,7 @@ public class WebhookService {
                 .setParameter(1, id)
                 // the first page starts after the end of time: one statement, whose row comparison the index's
                 // order answers (an `or` with "no cursor" could not be looked up in it)
-                .setParameter(2, after == null ? END_OF_TIME : Timestamp.from(after.instant()))
+                .setParameter(2, Timestamp.from(after == null ? PageRequest.LAST_INSTANT : after.instant()))
                 .setParameter(3, after == null ? new UUID(0, 0) : after.id())
                 .setParameter(4, page.limit() + 1)
                 .getResultList();

@@ -86,7 +86,8 @@ public class PageRequest {
 
     private static final Instant FIRST_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
 
-    private static final Instant LAST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999999Z");
+    /** The last instant a page token may name; a list's first page may start after it, as after every row. */
+    public static final Instant LAST_INSTANT = Instant.parse("9999-12-31T23:59:59Z");
 
     public static String tokenFor(String sortKey) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(sortKey.getBytes(StandardCharsets.UTF_8));

@@ -1,6 +1,7 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
@@ -119,8 +120,8 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
     }
 
     /** Newest first; the sort key is "createdAt|id". */
-    public List<Deployment> page(UUID environmentId, Instant before, UUID beforeId, int limit) {
-        if (before == null) {
+    public List<Deployment> page(UUID environmentId, PageRequest.InstantAndId after, int limit) {
+        if (after == null) {
             return find("environmentId = ?1 order by createdAt desc, id desc", environmentId)
                     .page(0, limit + 1)
                     .list();
@@ -128,8 +129,8 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
         return find(
                         "environmentId = ?1 and (createdAt, id) < (?2, ?3) order by createdAt desc, id desc",
                         environmentId,
-                        before,
-                        beforeId)
+                        after.instant(),
+                        after.id())
                 .page(0, limit + 1)
                 .list();
     }
