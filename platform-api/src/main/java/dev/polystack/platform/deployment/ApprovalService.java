@@ -190,13 +190,7 @@ public class ApprovalService {
      */
     @Transactional
     public List<PendingApprovalView> waitingFor(OrgScope scope) {
-        List<Deployment> awaiting = deployments
-                .find(
-                        "orgId = ?1 and status = ?2 order by createdAt, id",
-                        scope.orgId(),
-                        DeploymentStatus.AWAITING_APPROVAL)
-                .page(0, 200)
-                .list();
+        List<Deployment> awaiting = deployments.awaitingApproval(scope.orgId(), 200);
         UUID caller = scope.caller().principalId();
         List<PendingApprovalView> pending = new ArrayList<>();
         for (Deployment deployment : awaiting) {

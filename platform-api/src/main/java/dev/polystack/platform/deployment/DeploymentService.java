@@ -260,12 +260,7 @@ public class DeploymentService {
         }
         EnvironmentRef environment = environments.reference(environmentId, null);
         // checks a person asked for are not counted (README)
-        long running = deployments.count(
-                "orgId = ?1 and mode = ?2 and status in ?3 and createdBy is null and createdByName = ?4",
-                environment.orgId(),
-                DeploymentMode.CHECK.wireName(),
-                List.of(DeploymentStatus.QUEUED, DeploymentStatus.RUNNING),
-                SCHEDULED_CHECK);
+        long running = deployments.runningScheduledChecks(environment.orgId(), SCHEDULED_CHECK);
         if (running >= maxPerOrganization) {
             return false;
         }

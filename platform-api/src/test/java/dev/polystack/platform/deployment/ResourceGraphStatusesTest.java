@@ -96,7 +96,7 @@ class ResourceGraphStatusesTest {
                 .as("the history, listed page by page")
                 .hasSize(8)
                 .isEqualTo(s.deployments());
-        UUID environment = environmentOf(s);
+        UUID environment = s.prodEnvironmentId();
         long read = QuarkusTransaction.requiringNew().call(() -> {
             // as planned for large tables (a test's few rows are cheapest to read whole)
             entityManager.createNativeQuery("set local enable_seqscan = off").executeUpdate();
@@ -161,13 +161,5 @@ class ResourceGraphStatusesTest {
                 .<Map<String, Object>>getList("nodes")
                 .forEach(node -> shown.put((String) node.get("id"), (String) node.get("status")));
         return shown;
-    }
-
-    private UUID environmentOf(Scenario s) {
-        return QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
-                .createNativeQuery("select e.id from environment e join organization o on o.id = e.org_id"
-                        + " where o.slug = ?1 and e.slug = 'prod'")
-                .setParameter(1, s.org)
-                .getSingleResult());
     }
 }

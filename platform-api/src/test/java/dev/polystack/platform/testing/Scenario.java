@@ -1,11 +1,15 @@
 package dev.polystack.platform.testing;
 
+import io.quarkus.arc.Arc;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.restassured.response.Response;
+import jakarta.persistence.EntityManager;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static dev.polystack.platform.testing.Api.admin;
 
@@ -310,5 +314,16 @@ public final class Scenario {
             graph.put((String) aliasThenUpstreams[i], upstreams);
         }
         return graph;
+    }
+
+    /** The database id of environment shop/prod (the API names environments by their slugs only). */
+    public UUID prodEnvironmentId() {
+        EntityManager entityManager =
+                Arc.container().instance(EntityManager.class).get();
+        return QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select e.id from environment e join organization o on o.id = e.org_id"
+                        + " where o.slug = ?1 and e.slug = 'prod'")
+                .setParameter(1, org)
+                .getSingleResult());
     }
 }

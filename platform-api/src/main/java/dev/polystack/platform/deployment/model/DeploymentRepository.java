@@ -13,9 +13,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 @ApplicationScoped
 public class DeploymentRepository implements PanacheRepositoryBase<Deployment, UUID> {
+
+    /** {@link DeploymentStatus#UNFINISHED} as SQL literals, the condition of the index of unfinished deployments. */
+    static final String UNFINISHED_LITERALS = DeploymentStatus.UNFINISHED.stream()
+            .map(status -> "'" + status.wireName() + "'")
+            .collect(Collectors.joining(", "));
 
     /**
      * A deployment's environment, and whether it has ended, read without loading the entity: locking an
@@ -135,11 +141,50 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                 .list();
     }
 
+    /**
+     * The unfinished deployments of every environment, oldest first. The statuses are literals: the index of the
+     * unfinished deployments holds only them, and a plan made for any statuses could not use it (it would read every
+     * deployment there ever was, at every sweep).
+     */
+    @SuppressWarnings("unchecked")
     public List<UUID> unfinished(int limit) {
         return getEntityManager()
-                .createQuery("select d.id from Deployment d where d.status in ?1 order by d.createdAt", UUID.class)
-                .setParameter(1, DeploymentStatus.UNFINISHED)
-                .setMaxResults(limit)
+                .createNativeQuery(
+                        "select id from deployment where status in (" + UNFINISHED_LITERALS + ")"
+                                + " order by created_at limit ?1",
+                        UUID.class)
+                .setParameter(1, limit)
                 .getResultList();
+    }
+
+    /**
+     * The organization's deployments awaiting approval, oldest first, at most {@code limit}; the status a literal, so
+     * that a plan made for any organization reads the index of those deployments only.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Deployment> awaitingApproval(UUID orgId, int limit) {
+        return getEntityManager()
+                .createNativeQuery(
+                        "select * from deployment where org_id = ?1 and status = 'awaiting_approval'"
+                                + " order by created_at, id limit ?2",
+                        Deployment.class)
+                .setParameter(1, orgId)
+                .setParameter(2, limit)
+                .getResultList();
+    }
+
+    /**
+     * How many checks the scheduler started in the organization are queued or running; the mode and statuses are
+     * literals, the condition of the index of running checks.
+     */
+    public long runningScheduledChecks(UUID orgId, String scheduler) {
+        return ((Number) getEntityManager()
+                        .createNativeQuery("""
+                                select count(*) from deployment where org_id = ?1 and mode = 'check' and status in ('queued', 'running')
+                                  and created_by is null and created_by_name = ?2""")
+                        .setParameter(1, orgId)
+                        .setParameter(2, scheduler)
+                        .getSingleResult())
+                .longValue();
     }
 }
