@@ -46,6 +46,9 @@ class ListsReadInOrderTest {
 
     private static final String AUDIT = "/api/v1/orgs/{org}/audit-events";
 
+    /** The instance's own log: what no organization's log holds, its organization named by slug. */
+    private static final String INSTANCE_AUDIT = "/api/v1/audit-events";
+
     @Test
     void issuePagesAreReadInOrderWhateverTheFilters() {
         Scenario s = new Scenario(1);
@@ -75,6 +78,18 @@ class ListsReadInOrderTest {
     }
 
     @Test
+    void instanceAuditPagesAreReadInOrderWhateverTheFilters() {
+        Scenario s = new Scenario(1);
+        assertReadInOrder(s, INSTANCE_AUDIT, "audit_event", "audit_event_instance_idx");
+        assertReadInOrder(s, INSTANCE_AUDIT + "?" + CURSOR, "audit_event", "audit_event_instance_idx");
+        assertReadInOrder(s, INSTANCE_AUDIT + "?org=acme", "audit_event", "audit_event_instance_org_idx");
+        assertReadInOrder(s, INSTANCE_AUDIT + "?org=acme&" + CURSOR, "audit_event", "audit_event_instance_org_idx");
+        assertReadInOrder(s, INSTANCE_AUDIT + "?actor=admin", "audit_event", "audit_event_instance_actor_idx");
+        assertReadInOrder(
+                s, INSTANCE_AUDIT + "?action=createOrganization", "audit_event", "audit_event_instance_action_idx");
+    }
+
+    @Test
     void deploymentStateVersionAndDeliveryPagesAreReadInOrder() {
         Scenario s = new Scenario(1);
         String webhook = s.webhook();
@@ -92,7 +107,9 @@ class ListsReadInOrderTest {
     /** The page of {@code url} is read in order through {@code index} of {@code table}, and nothing is sorted. */
     private static void assertReadInOrder(Scenario s, String url, String table, String index) {
         List<String> sent =
-                SentStatements.during(() -> admin().get(url, s.org).then().statusCode(200));
+                SentStatements.during(() -> (url.contains("{org}") ? admin().get(url, s.org) : admin().get(url))
+                        .then()
+                        .statusCode(200));
         List<String> pages = sent.stream()
                 // a page newest first; the application's background work may read the table meanwhile
                 .filter(sql -> sql.matches("(?s).*\\bfrom " + table + "\\b.*\\border by\\b.* desc\\b.*"))
@@ -103,7 +120,7 @@ class ListsReadInOrderTest {
                 .as("the plan of %s: %s", url, pages.get(0))
                 .noneMatch(node -> node.contains("Sort"))
                 .noneMatch(node -> node.startsWith("Seq Scan"))
-                .anyMatch(node -> node.contains(" on " + table + " using " + index + " ")
+                .anyMatch(node -> (node + " ").contains(" on " + table + " using " + index + " ")
                         // a later page starts where the index holds the cursor, not after reading every newer row
                         && (!url.contains("page_token=") || node.contains("ROW(")));
     }
