@@ -12,6 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -80,13 +81,26 @@ class ListsReadInOrderTest {
     @Test
     void instanceAuditPagesAreReadInOrderWhateverTheFilters() {
         Scenario s = new Scenario(1);
-        assertReadInOrder(s, INSTANCE_AUDIT, "audit_event", "audit_event_instance_idx");
-        assertReadInOrder(s, INSTANCE_AUDIT + "?" + CURSOR, "audit_event", "audit_event_instance_idx");
-        assertReadInOrder(s, INSTANCE_AUDIT + "?org=acme", "audit_event", "audit_event_instance_org_idx");
-        assertReadInOrder(s, INSTANCE_AUDIT + "?org=acme&" + CURSOR, "audit_event", "audit_event_instance_org_idx");
-        assertReadInOrder(s, INSTANCE_AUDIT + "?actor=admin", "audit_event", "audit_event_instance_actor_idx");
+        String inTimeOrder = "audit_event_instance_idx";
+        assertReadInOrder(s, INSTANCE_AUDIT, "audit_event", inTimeOrder);
+        assertReadInOrder(s, INSTANCE_AUDIT + "?" + CURSOR, "audit_event", inTimeOrder);
+        // a filter's own index, or the instance-level events in time order with the filter applied to each: both read
+        // the page in order and stop at its limit, and which one a plan takes depends on the test's statistics (how
+        // many instance-level events name each organization, actor and action), as the organizations' lists do not
         assertReadInOrder(
-                s, INSTANCE_AUDIT + "?action=createOrganization", "audit_event", "audit_event_instance_action_idx");
+                s, INSTANCE_AUDIT + "?org=acme", "audit_event", "audit_event_instance_org_idx|" + inTimeOrder);
+        assertReadInOrder(
+                s,
+                INSTANCE_AUDIT + "?org=acme&" + CURSOR,
+                "audit_event",
+                "audit_event_instance_org_idx|" + inTimeOrder);
+        assertReadInOrder(
+                s, INSTANCE_AUDIT + "?actor=admin", "audit_event", "audit_event_instance_actor_idx|" + inTimeOrder);
+        assertReadInOrder(
+                s,
+                INSTANCE_AUDIT + "?action=createOrganization",
+                "audit_event",
+                "audit_event_instance_action_idx|" + inTimeOrder);
     }
 
     @Test
@@ -104,7 +118,10 @@ class ListsReadInOrderTest {
         assertReadInOrder(s, deliveries + "?" + CURSOR, "webhook_delivery", "webhook_delivery_newest");
     }
 
-    /** The page of {@code url} is read in order through {@code index} of {@code table}, and nothing is sorted. */
+    /**
+     * The page of {@code url} is read in order through {@code index} of {@code table} (or one of several, separated
+     * by {@code |}), and nothing is sorted.
+     */
     private static void assertReadInOrder(Scenario s, String url, String table, String index) {
         List<String> sent =
                 SentStatements.during(() -> (url.contains("{org}") ? admin().get(url, s.org) : admin().get(url))
@@ -120,7 +137,8 @@ class ListsReadInOrderTest {
                 .as("the plan of %s: %s", url, pages.get(0))
                 .noneMatch(node -> node.contains("Sort"))
                 .noneMatch(node -> node.startsWith("Seq Scan"))
-                .anyMatch(node -> (node + " ").contains(" on " + table + " using " + index + " ")
+                .anyMatch(node -> Arrays.stream(index.split("\\|"))
+                                .anyMatch(one -> (node + " ").contains(" on " + table + " using " + one + " "))
                         // a later page starts where the index holds the cursor, not after reading every newer row
                         && (!url.contains("page_token=") || node.contains("ROW(")));
     }

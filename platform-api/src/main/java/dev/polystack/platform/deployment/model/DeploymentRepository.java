@@ -143,8 +143,8 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
 
     /**
      * The unfinished deployments of every environment, oldest first. The statuses are literals: the index of the
-     * unfinished deployments holds only them, and a plan made for any statuses could not use it (it would read every
-     * deployment there ever was, at every sweep).
+     * unfinished deployments holds only them, and a plan made for any statuses could not use it. Such a plan would
+     * read every deployment there ever was; PostgreSQL avoided it by planning the statement anew at every sweep.
      */
     @SuppressWarnings("unchecked")
     public List<UUID> unfinished(int limit) {

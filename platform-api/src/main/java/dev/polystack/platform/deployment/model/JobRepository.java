@@ -91,8 +91,8 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
 
     /**
      * The running jobs whose lease expired before {@code now}, soonest expired first. The status is a literal: the
-     * index of the leases holds the running jobs only, and a plan made for any status could not use it (it would read
-     * every job there ever was, at every sweep).
+     * index of the leases holds the running jobs only, and a plan made for any status could not use it. Such a plan
+     * would read every job there ever was; PostgreSQL avoided it by planning the statement anew at every sweep.
      */
     @SuppressWarnings("unchecked")
     public List<UUID> expired(Instant now, int limit) {
