@@ -67,6 +67,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** The runner protocol's side in the database: claims, heartbeats, logs, results. */
 @ApplicationScoped
@@ -167,17 +171,40 @@ public class JobService implements StateCredentials {
      */
     @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {
+        return claim(runner, baseUri, null);
+    }
+
+    /**
+     * A claim made beside the result of one of the runner's jobs, while that result is being recorded in another
+     * transaction: it finds and prepares the next job as {@link #tryClaim} does, then waits for {@code resultStored}
+     * before the step that counts the running jobs and marks the job claimed. So the counts see the reported job
+     * ended, and the limits hold as exactly as when the claim came after the result. When the result was not stored
+     * (refused, or failed), or not within {@link #RESULT_WAIT}, the claim keeps nothing. Its first look counts the
+     * reported job as ended already.
+     */
+    @Transactional
+    public Claim tryClaimBeside(RunnerCaller runner, URI baseUri, Future<Boolean> resultStored) {
+        return claim(runner, baseUri, resultStored);
+    }
+
+    /** How long a claim made beside a result waits for the result's transaction before it gives up. */
+    static final Duration RESULT_WAIT = Duration.ofSeconds(10);
+
+    private Claim claim(RunnerCaller runner, URI baseUri, Future<Boolean> resultStored) {
         List<DeploymentEngine.Ended> failed = new ArrayList<>();
         // one transaction: a claim whose payload could not be read (the database went away between the
         // two) would leave the job claimed by nobody until its lease ran out, and fail its node
         while (true) {
             // a runner (or organization) that already runs as many jobs as it may finds nothing: its job's inputs are
             // not resolved for nothing
+            // beside a result, the reported job still runs in this statement's snapshot: one more is allowed here,
+            // and the step that marks the job counts exactly, once the result is stored
+            int ending = resultStored == null ? 0 : 1;
             Optional<JobRepository.QueuedJob> next = jobs.nextQueued(
                     runner.runnerId(),
-                    runner.maxConcurrentJobs(),
+                    above(runner.maxConcurrentJobs(), ending),
                     runner.orgId(),
-                    quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS));
+                    above(quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS), ending));
             if (next.isEmpty()) {
                 if (failed.isEmpty()) {
                     runners.touchIdle(runner.runnerId());
@@ -232,6 +259,11 @@ public class JobService implements StateCredentials {
             // the limits hold exactly: claims of the organization's runners take its lock of concurrent jobs here,
             // one at a time, and hold it for one statement, which counts and marks the job, and the commit. The
             // runner's contact is written first, the lock taken next and the job marked last, in one round trip
+            if (resultStored != null && !stored(resultStored)) {
+                // the result that freed the slot was refused or not stored: nothing of this claim is kept
+                QuarkusTransaction.setRollbackOnly();
+                return new Claim(Optional.empty(), List.of());
+            }
             int organizationLimit = quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS);
             if (quotas.executeLockedAfter(
                             runners.contact(runner.runnerId()),
@@ -254,6 +286,23 @@ public class JobService implements StateCredentials {
             }
             pickupLatency.record(Duration.between(job.createdAt(), now));
             return new Claim(Optional.of(payload), failed);
+        }
+    }
+
+    /** A limit raised by {@code by}, where an unlimited one stays unlimited. */
+    private static int above(int limit, int by) {
+        return limit > Integer.MAX_VALUE - by ? Integer.MAX_VALUE : limit + by;
+    }
+
+    /** Whether the result a claim waits for was stored; false when it was refused, failed or took too long. */
+    private static boolean stored(Future<Boolean> resultStored) {
+        try {
+            return resultStored.get(RESULT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
         }
     }
 
@@ -391,7 +440,24 @@ public class JobService implements StateCredentials {
     /** Records a job's result (once; a repeat is accepted and ignored) and moves the deployment on. */
     @Transactional
     public Optional<DeploymentEngine.Ended> complete(RunnerCaller runner, UUID jobId, JobResult result) {
+        return record(runner, jobId, result, () -> {});
+    }
+
+    /**
+     * The same, calling {@code jobLocked} once the job's row is locked: from then on this transaction holds its
+     * database connection, so work started there (a claim beside the result) cannot take the connection this one
+     * still needs. It is not called when the job is not the runner's.
+     */
+    @Transactional
+    public Optional<DeploymentEngine.Ended> complete(
+            RunnerCaller runner, UUID jobId, JobResult result, Runnable jobLocked) {
+        return record(runner, jobId, result, jobLocked);
+    }
+
+    private Optional<DeploymentEngine.Ended> record(
+            RunnerCaller runner, UUID jobId, JobResult result, Runnable jobLocked) {
         Job job = ownJob(runner, jobId, true);
+        jobLocked.run();
         if (job.status() == JobStatus.DONE || job.status() == JobStatus.CANCELLED) {
             return Optional.empty();
         }

@@ -63,6 +63,9 @@ public class RunnerProtocolResource {
     JobService jobService;
 
     @Inject
+    ClaimsBesideResults claims;
+
+    @Inject
     Notifications notifications;
 
     @Inject
@@ -173,7 +176,24 @@ public class RunnerProtocolResource {
             @Valid @NotNull JobResult result,
             @Context UriInfo uriInfo) {
         RunnerCaller runner = runner();
-        Optional<DeploymentEngine.Ended> recorded = jobService.complete(runner, jobId, result);
+        // the next job is claimed beside the result, and kept only if the result is stored. A caller that waits for
+        // the advance gets its next job after it, as the advance may queue it
+        ClaimsBesideResults.Beside beside =
+                next && !waitForAdvance ? claims.beside(runner, uriInfo.getBaseUri()) : null;
+        Optional<DeploymentEngine.Ended> recorded;
+        try {
+            recorded = beside == null
+                    ? jobService.complete(runner, jobId, result)
+                    : jobService.complete(runner, jobId, result, beside::start);
+        } catch (RuntimeException e) {
+            if (beside != null) {
+                beside.resultRefused();
+            }
+            throw e;
+        }
+        if (beside != null) {
+            beside.resultStored();
+        }
         // the result is committed; the deployment moves on in an advance shared with the results that came in
         // meanwhile, and the jobs it queues wake the runners' waiting claims. An agent does not wait for it: its
         // slot takes the next job at once (others are often queued already), here or with a claim
@@ -185,7 +205,13 @@ public class RunnerProtocolResource {
         Optional<ClaimedJob> claimed = Optional.empty();
         if (next) {
             try {
-                claimed = claimed(runner, uriInfo.getBaseUri());
+                Optional<JobService.Claim> made = beside == null ? Optional.empty() : beside.claimed();
+                if (made.isPresent()) {
+                    made.get().failed().forEach(this::advanced);
+                    claimed = made.get().job();
+                } else {
+                    claimed = claimed(runner, uriInfo.getBaseUri());
+                }
             } catch (RuntimeException e) {
                 // the result is stored whatever happens to the claim: the agent must not send it again, and claims as
                 // usual

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -636,6 +637,47 @@ class RunnerProtocolTest {
         assertThat(s.nodeStatuses(id)).containsEntry("app.a", "running");
         s.succeed(job);
         await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+    }
+
+    @Test
+    void aRefusedResultAskingForTheNextJobClaimsNone() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        String id = s.deploy();
+        Map<String, Map<String, Object>> claimed = s.claimAll();
+        assertThat(claimed).as("the runner's one slot").hasSize(1);
+        Map<String, Object> job = claimed.values().iterator().next();
+        String other = RunnerDriver.resourceOf(job).equals("app.a") ? "app.b" : "app.a";
+        // the job's lease ran out before its result came, and the sweeper took the job from the runner: the slot is
+        // free, but the result is refused, and so is the claim asked with it (the refusal would never deliver the job)
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update job set status = 'lost', lease_expires_at = now() - interval '1 second'"
+                                        + " where id = ?1")
+                        .setParameter(1, UUID.fromString(String.valueOf(job.get("job_id"))))
+                        .executeUpdate());
+        s.runner
+                .request()
+                .queryParam("next", true)
+                .body(Map.of("status", "succeeded"))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(409)
+                .body("detail", containsString("its result is refused"));
+        assertThat(s.nodeStatuses(id))
+                .as("the other resource's job was not claimed with the refused result")
+                .containsEntry(other, "queued");
+        // another runner's job does not exist for this one: nothing is claimed with a result for it either
+        Scenario stranger = new Scenario(1);
+        stranger.runner
+                .request()
+                .queryParam("next", true)
+                .body(Map.of("status", "succeeded"))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(404);
+        assertThat(s.nodeStatuses(id)).containsEntry(other, "queued");
     }
 
     @Test
