@@ -456,7 +456,11 @@ public class JobService implements StateCredentials {
 
     private Optional<DeploymentEngine.Ended> record(
             RunnerCaller runner, UUID jobId, JobResult result, Runnable jobLocked) {
-        Job job = ownJob(runner, jobId, true);
+        // the job, its node and its deployment in one statement, the first two locked: recording the result locks
+        // them anyway (the engine finds them in the session)
+        JobRepository.Reported reported = jobs.lockReported(jobId, runner.runnerId())
+                .orElseThrow(() -> PlatformException.notFound("job `" + jobId + "`"));
+        Job job = reported.job();
         jobLocked.run();
         if (job.status() == JobStatus.DONE || job.status() == JobStatus.CANCELLED) {
             return Optional.empty();
@@ -472,9 +476,7 @@ public class JobService implements StateCredentials {
                     ProblemType.CONFLICT,
                     "job " + jobId + " lost its lease at " + job.leaseExpiresAt() + "; its result is refused");
         }
-        // locked now: recording the result locks it anyway, and a lock taken on a node already loaded would
-        // cost one more statement
-        DeploymentNode node = nodes.lock(job.nodeId());
+        DeploymentNode node = reported.node();
         ObjectNode outputs = json.createObjectNode();
         Set<String> sensitive = new TreeSet<>();
         if (result.outputs() != null) {

@@ -5,6 +5,8 @@ import dev.polystack.platform.common.sql.Statement;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import org.hibernate.LockMode;
+import org.hibernate.Session;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -17,6 +19,37 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
 
     public Optional<Job> lock(UUID id) {
         return Optional.ofNullable(getEntityManager().find(Job.class, id, LockModeType.PESSIMISTIC_WRITE));
+    }
+
+    /** A runner's job, its node and its deployment, as a job's result needs them. */
+    public record Reported(Job job, DeploymentNode node, Deployment deployment) {}
+
+    /**
+     * The runner's job with its node and its deployment, the job's and the node's rows locked as the engine locks
+     * them ({@code for no key update}: rows that refer to them may still be written; job, then node, the engine's
+     * order), in one statement: a result used to lock the job, lock the node and read the deployment in
+     * three. The entities are registered as locked, so the engine's own {@link #lock} and {@code NodeRepository.lock}
+     * of them later in the transaction send nothing. Empty when no such job is the runner's: then nothing is locked.
+     */
+    public Optional<Reported> lockReported(UUID jobId, UUID runnerId) {
+        List<Object[]> rows = getEntityManager()
+                .unwrap(Session.class)
+                .createNativeQuery("""
+                        select {j.*}, {n.*}, {d.*}
+                        from job j
+                          join deployment_node n on n.id = j.node_id
+                          join deployment d on d.id = j.deployment_id
+                        where j.id = :job and j.runner_id = :runner
+                        for no key update of j, n""", Object[].class)
+                .addEntity("j", Job.class, LockMode.PESSIMISTIC_WRITE)
+                .addEntity("n", DeploymentNode.class, LockMode.PESSIMISTIC_WRITE)
+                .addEntity("d", Deployment.class)
+                .setParameter("job", jobId)
+                .setParameter("runner", runnerId)
+                .getResultList();
+        return rows.stream()
+                .findFirst()
+                .map(row -> new Reported((Job) row[0], (DeploymentNode) row[1], (Deployment) row[2]));
     }
 
     /** What a claim needs of the queued job it took, read without loading the job as an entity. */

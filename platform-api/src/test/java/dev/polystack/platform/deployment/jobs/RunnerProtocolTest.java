@@ -5,6 +5,7 @@ import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
 import dev.polystack.platform.testing.Scenario;
+import dev.polystack.platform.testing.SentStatements;
 import dev.polystack.platform.testing.StateCalls;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -636,6 +637,32 @@ class RunnerProtocolTest {
         }
         assertThat(s.nodeStatuses(id)).containsEntry("app.a", "running");
         s.succeed(job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+    }
+
+    @Test
+    void aResultLocksItsJobAndNodeAndReadsItsDeploymentInOneStatement() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        List<String> sent = SentStatements.during(() -> s.runner
+                .request()
+                .body(Map.of(
+                        "status", "succeeded", "outputs", Map.of("name", Map.of("value", "out", "sensitive", false))))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(204));
+        // the locks this result took on jobs and nodes (its advance, which may start meanwhile, locks its deployment)
+        List<String> locks = sent.stream()
+                .map(sql -> sql.replaceAll("\\s+", " "))
+                .filter(sql -> sql.contains(" for "))
+                .filter(sql -> sql.contains(" from job ") || sql.contains(" from deployment_node "))
+                .toList();
+        assertThat(locks)
+                .as("one statement locks the job and its node and reads the deployment: %s", sent)
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("join deployment_node n", "join deployment d", "for no key update of j, n");
         await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
     }
 
