@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.environment.EnvironmentService;
@@ -136,14 +137,28 @@ public class IssueService {
             String resolution,
             UUID resolvedBy,
             Instant now) {
+        return resolve(environmentId, resource, kinds, resolution, resolvedBy, now, List.of());
+    }
+
+    /** The same, sending {@code before} (writes of the same transaction) in the round trip of its statement. */
+    public int resolve(
+            UUID environmentId,
+            ResourceIdentity resource,
+            Set<IssueKind> kinds,
+            String resolution,
+            UUID resolvedBy,
+            Instant now,
+            List<Statement> before) {
         if (kinds.isEmpty()) {
+            InTransaction.executeAll(entityManager, before);
             return 0;
         }
         // a plain statement, without flushing the session first (the engine resolves in every successful result's
         // transaction): the engine writes issues only by statements, and a person's acknowledgement, the one change
         // made through an entity, has a transaction of its own
-        List<Resolved> resolved = InTransaction.queryAll(
+        List<Resolved> resolved = InTransaction.queryAllAfter(
                 entityManager,
+                before,
                 """
                 update issue set state = 'resolved', resolved_at = ?, resolved_by = ?, resolution = ?, version = version + 1
                 where environment_id = ? and res_type = ? and res_class = ? and res_id = ? and state = 'open'

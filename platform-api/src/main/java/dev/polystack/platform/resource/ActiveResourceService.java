@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.rules.ResourceIdentity;
 import dev.polystack.rules.graph.Outputs;
@@ -260,6 +261,12 @@ public class ActiveResourceService {
      * has loaded the resource as an entity before this (the statement bypasses the persistence session).
      */
     public void record(Provisioned provisioned) {
+        Statement recording = recording(provisioned);
+        InTransaction.execute(resources.getEntityManager(), recording.sql(), recording.parameters());
+    }
+
+    /** The statement that records what an apply provisioned, for a caller that sends it with others. */
+    public Statement recording(Provisioned provisioned) {
         byte[] sealedOutputs;
         try {
             sealedOutputs = secretBox.seal(
@@ -273,8 +280,7 @@ public class ActiveResourceService {
                 secretBox.seal(provisioned.resolved(), "resolved:" + provisioned.environmentId() + ":" + identity);
         JsonNode parts = provisioned.fingerprint().parts();
         Instant now = clock.instant();
-        InTransaction.execute(
-                resources.getEntityManager(),
+        return new Statement(
                 """
                 insert into active_resource (id, environment_id, res_type, res_class, res_id, module_id, module_slug,
                     module_version, runner_id, spec, inputs_digest, digest_parts, resolved, outputs,

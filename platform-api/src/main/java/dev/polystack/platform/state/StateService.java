@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
@@ -178,7 +179,13 @@ public class StateService {
     /** Frees the locks a job left behind (it ended, or its runner was lost). */
     public void releaseLocksOf(UUID jobId) {
         // plain JDBC: no entity maps a state lock, so nothing needs flushing before the delete
-        InTransaction.execute(entityManager, "delete from state_lock where job_id = ?", jobId);
+        Statement release = releasingLocksOf(jobId);
+        InTransaction.execute(entityManager, release.sql(), release.parameters());
+    }
+
+    /** The statement that frees the locks a job left behind, for a caller that sends it with others. */
+    public Statement releasingLocksOf(UUID jobId) {
+        return new Statement("delete from state_lock where job_id = ?", jobId);
     }
 
     /**

@@ -92,6 +92,69 @@ public final class InTransaction {
         });
     }
 
+    /**
+     * Runs {@code before}, then the query, in one round trip, and reads every row of the query's result. The
+     * statements of {@code before} are writes of the same transaction whose results are not needed: they ride along
+     * with the query instead of costing a round trip each.
+     */
+    public static <T> List<T> queryAllAfter(
+            EntityManager entityManager,
+            List<Statement> before,
+            String sql,
+            Autocommit.Row<T> row,
+            Object... parameters) {
+        if (before.isEmpty()) {
+            return queryAll(entityManager, sql, row, parameters);
+        }
+        Statement all = together(before, new Statement(sql, parameters));
+        return entityManager.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(all.sql())) {
+                bind(statement, all.parameters());
+                boolean resultSet = statement.execute();
+                // the query is the last statement, and the only one with a result set
+                while (!resultSet) {
+                    if (statement.getUpdateCount() == -1) {
+                        throw new IllegalStateException("no result from: " + sql);
+                    }
+                    resultSet = statement.getMoreResults();
+                }
+                try (ResultSet result = statement.getResultSet()) {
+                    List<T> rows = new ArrayList<>();
+                    while (result.next()) {
+                        rows.add(row.read(result));
+                    }
+                    return rows;
+                }
+            }
+        });
+    }
+
+    /** Runs the statements, writes whose results are not needed, in one round trip; none, in none. */
+    public static void executeAll(EntityManager entityManager, List<Statement> statements) {
+        if (!statements.isEmpty()) {
+            Statement all = together(statements, null);
+            executeInOneRoundTrip(entityManager, all.sql(), all.parameters());
+        }
+    }
+
+    /** The statements as one text of statements separated by semicolons, with their parameters in order. */
+    private static Statement together(List<Statement> statements, Statement last) {
+        StringBuilder sql = new StringBuilder();
+        Object[] parameters = new Object[0];
+        List<Statement> all = new ArrayList<>(statements);
+        if (last != null) {
+            all.add(last);
+        }
+        for (Statement statement : all) {
+            if (!sql.isEmpty()) {
+                sql.append(";\n");
+            }
+            sql.append(statement.sql());
+            parameters = joined(parameters, statement.parameters());
+        }
+        return new Statement(sql.toString(), parameters);
+    }
+
     /** Binds a plain statement's parameters; an {@link Instant} as a timestamp with time zone. */
     static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
         for (int i = 0; i < parameters.length; i++) {

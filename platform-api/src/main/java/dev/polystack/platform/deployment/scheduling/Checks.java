@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.platform.deployment.model.Deployment;
 import dev.polystack.platform.deployment.model.DeploymentNode;
@@ -199,7 +201,42 @@ public class Checks {
     /** Records what a job's end says about its resource. Call in the transaction that records the end. */
     public void ended(
             Deployment deployment, DeploymentNode node, NodeStatus status, String error, JsonNode report, Instant now) {
+        ended(deployment, node, status, error, report, now, List.of());
+    }
+
+    /**
+     * The same, sending {@code before} (writes of the same transaction whose results are not needed) with its first
+     * statement: after a successful apply, the one that resolves the resource's issues, so that a job's result
+     * writes its resource and resolves its issues in one round trip.
+     */
+    public void ended(
+            Deployment deployment,
+            DeploymentNode node,
+            NodeStatus status,
+            String error,
+            JsonNode report,
+            Instant now,
+            List<Statement> before) {
         ResourceIdentity resource = node.identity();
+        if (node.operation() == NodeOperation.APPLY && status == NodeStatus.SUCCEEDED) {
+            // a runner applied it, with what the rules picked: a later check says again if that is not the newest
+            issues.resolve(
+                    deployment.environmentId(),
+                    resource,
+                    EnumSet.of(
+                            IssueKind.DRIFT,
+                            IssueKind.DESTRUCTIVE_DRIFT,
+                            IssueKind.APPLY_FAILED,
+                            IssueKind.CHECK_FAILED,
+                            IssueKind.RUNNER_UNAVAILABLE,
+                            IssueKind.MODULE_OUTDATED),
+                    "applied by deployment " + deployment.id(),
+                    deployment.id(),
+                    now,
+                    before);
+            return;
+        }
+        InTransaction.executeAll(nodes.getEntityManager(), before);
         switch (node.operation()) {
             case CHECK -> {
                 if (status == NodeStatus.SUCCEEDED && report != null) {
@@ -217,23 +254,8 @@ public class Checks {
                 }
             }
             case APPLY -> {
-                if (status == NodeStatus.SUCCEEDED) {
-                    // a runner applied it, with what the rules picked: a later check says again if that is not the
-                    // newest
-                    issues.resolve(
-                            deployment.environmentId(),
-                            resource,
-                            EnumSet.of(
-                                    IssueKind.DRIFT,
-                                    IssueKind.DESTRUCTIVE_DRIFT,
-                                    IssueKind.APPLY_FAILED,
-                                    IssueKind.CHECK_FAILED,
-                                    IssueKind.RUNNER_UNAVAILABLE,
-                                    IssueKind.MODULE_OUTDATED),
-                            "applied by deployment " + deployment.id(),
-                            deployment.id(),
-                            now);
-                } else if (status == NodeStatus.FAILED) {
+                // a successful apply resolved its issues above
+                if (status == NodeStatus.FAILED) {
                     issues.open(
                             deployment.orgId(),
                             deployment.environmentId(),

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.audit.AuditService;
 import dev.polystack.platform.common.sql.AfterCommit;
+import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.model.ApprovalState;
 import dev.polystack.platform.deployment.model.Deployment;
@@ -912,8 +914,11 @@ public class DeploymentEngine {
         Instant now = clock.instant();
         DeploymentNode node = nodes.lock(job.nodeId());
         job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
-        states.releaseLocksOf(job.id());
+        // the plain writes of the result, sent together with the statement that resolves the resource's issues
+        List<Statement> writes = new ArrayList<>();
+        writes.add(states.releasingLocksOf(job.id()));
         if (job.isPlanOnly()) {
+            InTransaction.executeAll(jobs.getEntityManager(), writes);
             // the plan of a gated deployment: what it would do, and the state it was planned against
             if (outcome.status() == NodeStatus.SUCCEEDED) {
                 node.planned(
@@ -930,7 +935,7 @@ public class DeploymentEngine {
             UUID environmentId = deployment.environmentId();
             switch (node.operation()) {
                 case APPLY ->
-                    activeResources.record(new Provisioned(
+                    writes.add(activeResources.recording(new Provisioned(
                             environmentId,
                             node.identity(),
                             node.moduleId(),
@@ -944,7 +949,7 @@ public class DeploymentEngine {
                             json.valueToTree(outcome.sensitiveOutputs()),
                             outcome.resources(),
                             NodeSpecs.dependencies(node.spec()),
-                            deployment.id()));
+                            deployment.id())));
                 case DESTROY -> activeResources.remove(environmentId, node.identity());
                 default -> {}
             }
@@ -952,7 +957,7 @@ public class DeploymentEngine {
         if (outcome.checkReport() != null && node.operation() == NodeOperation.CHECK) {
             node.reported(outcome.checkReport());
         }
-        checks.ended(deployment, node, outcome.status(), outcome.error(), outcome.checkReport(), now);
+        checks.ended(deployment, node, outcome.status(), outcome.error(), outcome.checkReport(), now, writes);
         node.end(outcome.status(), outcome.error(), outcome.planSummary(), now);
         return Optional.of(new Ended(deployment.id(), node.id()));
     }

@@ -641,6 +641,43 @@ class RunnerProtocolTest {
     }
 
     @Test
+    void aSucceededResultFreesTheStateLockItsJobLeftAndRecordsItsResource() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        // the runner locked the state and reports its result without unlocking (an OpenTofu that was killed)
+        lock(StateCalls.path(state.get("address")), StateCalls.basic(state), "left-behind")
+                .then()
+                .statusCode(200);
+        assertThat(stateLocksOf(job)).isEqualTo(1);
+        s.succeed(job);
+        assertThat(stateLocksOf(job))
+                .as("the result freed the job's state lock")
+                .isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+        UUID environment = s.prodEnvironmentId();
+        assertThat(QuarkusTransaction.requiringNew()
+                        .call(() -> entityManager
+                                .createNativeQuery("select res_id from active_resource where environment_id = ?1")
+                                .setParameter(1, environment)
+                                .getResultList()))
+                .as("the resource the result recorded")
+                .containsExactly("app.a");
+    }
+
+    private long stateLocksOf(Map<String, Object> job) {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> ((Number) entityManager
+                                .createNativeQuery("select count(*) from state_lock where job_id = ?1")
+                                .setParameter(1, UUID.fromString(String.valueOf(job.get("job_id"))))
+                                .getSingleResult())
+                        .longValue());
+    }
+
+    @Test
     void aResultLocksItsJobAndNodeAndReadsItsDeploymentInOneStatement() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of()));
