@@ -133,6 +133,12 @@ public class ResourceTypeService {
     }
 
     /** The output schema of a resource type of the organization. */
+    /** The output schema of a resource type from its stored text, as a caller read it (null: none). */
+    public Optional<OutputSchema> outputSchemaOf(String stored) {
+        return Optional.ofNullable(stored)
+                .map(text -> compiledSchemas.get(text, t -> OutputSchema.stored(schemaOf(t))));
+    }
+
     public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
         // by the stored text: the tree need not be written out again to find its compiled schema
         return resourceTypes

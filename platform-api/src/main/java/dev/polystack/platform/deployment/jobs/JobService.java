@@ -496,8 +496,8 @@ public class JobService implements StateCredentials {
                                 ? ""
                                 : ": " + result.error().detail());
         if (status == NodeStatus.SUCCEEDED && node.operation() == NodeOperation.APPLY && !job.isPlanOnly()) {
-            Optional<OutputSchema> schema =
-                    resourceTypes.outputSchema(job.orgId(), node.identity().type());
+            // read with the job: the type's schema as it is stored now
+            Optional<OutputSchema> schema = resourceTypes.outputSchemaOf(reported.outputSchema());
             if (schema.isPresent()) {
                 // the schema validates what it declares; other outputs of the module are kept as they are
                 List<OutputSchema.Violation> violations =

@@ -21,11 +21,26 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return Optional.ofNullable(getEntityManager().find(Job.class, id, LockModeType.PESSIMISTIC_WRITE));
     }
 
-    /** A runner's job, its node and its deployment, as a job's result needs them. */
-    public record Reported(Job job, DeploymentNode node, Deployment deployment) {}
+    /**
+     * Ends a job this transaction holds, by a statement the caller sends with its other writes: the entity takes the
+     * end (its state machine checks it) but the session no longer writes it, which at the flush would cost a round
+     * trip of its own.
+     */
+    public Statement ending(Job job, JobStatus outcome, Instant now) {
+        getEntityManager().unwrap(Session.class).setReadOnly(job, true);
+        job.end(outcome, now);
+        return new Statement(
+                "update job set status = ?, finished_at = ? where id = ?", outcome.wireName(), now, job.id());
+    }
 
     /**
-     * The runner's job with its node and its deployment, the job's and the node's rows locked as the engine locks
+     * A runner's job, its node and its deployment, as a job's result needs them, with the stored output schema of
+     * the node's resource type (null when the type is gone).
+     */
+    public record Reported(Job job, DeploymentNode node, Deployment deployment, String outputSchema) {}
+
+    /**
+     * The runner's job with its node, its deployment and its resource type's output schema, the job's and the node's rows locked as the engine locks
      * them ({@code for no key update}: rows that refer to them may still be written; job, then node, the engine's
      * order), in one statement: a result used to lock the job, lock the node and read the deployment in
      * three. The entities are registered as locked, so the engine's own {@link #lock} and {@code NodeRepository.lock}
@@ -35,7 +50,9 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         List<Object[]> rows = getEntityManager()
                 .unwrap(Session.class)
                 .createNativeQuery("""
-                        select {j.*}, {n.*}, {d.*}
+                        select {j.*}, {n.*}, {d.*},
+                          (select t.output_schema::text from resource_type t
+                           where t.org_id = j.org_id and t.slug = n.res_type) as output_schema
                         from job j
                           join deployment_node n on n.id = j.node_id
                           join deployment d on d.id = j.deployment_id
@@ -44,12 +61,13 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                 .addEntity("j", Job.class, LockMode.PESSIMISTIC_WRITE)
                 .addEntity("n", DeploymentNode.class, LockMode.PESSIMISTIC_WRITE)
                 .addEntity("d", Deployment.class)
+                .addScalar("output_schema", String.class)
                 .setParameter("job", jobId)
                 .setParameter("runner", runnerId)
                 .getResultList();
         return rows.stream()
                 .findFirst()
-                .map(row -> new Reported((Job) row[0], (DeploymentNode) row[1], (Deployment) row[2]));
+                .map(row -> new Reported((Job) row[0], (DeploymentNode) row[1], (Deployment) row[2], (String) row[3]));
     }
 
     /** What a claim needs of the queued job it took, read without loading the job as an entity. */

@@ -913,9 +913,10 @@ public class DeploymentEngine {
         Deployment deployment = deployments.findById(job.deploymentId());
         Instant now = clock.instant();
         DeploymentNode node = nodes.lock(job.nodeId());
-        job.end(outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now);
         // the plain writes of the result, sent together with the statement that resolves the resource's issues
         List<Statement> writes = new ArrayList<>();
+        writes.add(
+                jobs.ending(job, outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now));
         writes.add(states.releasingLocksOf(job.id()));
         if (job.isPlanOnly()) {
             InTransaction.executeAll(jobs.getEntityManager(), writes);

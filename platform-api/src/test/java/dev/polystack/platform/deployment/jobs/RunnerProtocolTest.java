@@ -678,7 +678,7 @@ class RunnerProtocolTest {
     }
 
     @Test
-    void aResultLocksItsJobAndNodeAndReadsItsDeploymentInOneStatement() {
+    void aResultReadsWhatItNeedsInOneStatementAndEndsTheJobWithItsOtherWrites() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of()));
         String id = s.deploy();
@@ -697,9 +697,16 @@ class RunnerProtocolTest {
                 .filter(sql -> sql.contains(" from job ") || sql.contains(" from deployment_node "))
                 .toList();
         assertThat(locks)
-                .as("one statement locks the job and its node and reads the deployment: %s", sent)
+                .as("one statement locks the job and its node and reads the deployment and the type's schema: %s", sent)
                 .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-                .contains("join deployment_node n", "join deployment d", "for no key update of j, n");
+                .contains(
+                        "join deployment_node n",
+                        "join deployment d",
+                        "output_schema::text from resource_type",
+                        "for no key update of j, n");
+        assertThat(sent)
+                .as("the job's end is written with the result's other plain writes, not by the session's flush")
+                .noneMatch(sql -> sql.startsWith("update job "));
         await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
     }
 
