@@ -215,8 +215,10 @@ public class JobService implements StateCredentials {
                 return new Claim(Optional.empty(), failed);
             }
             JobRepository.QueuedJob job = next.get();
-            DeploymentNode node = nodes.lock(job.nodeId());
-            EnvironmentRef environment = deployments.environmentOf(job.deploymentId());
+            // the node locked and its environment read in one statement
+            NodeRepository.ForClaim taken = nodes.lockForClaim(job.nodeId());
+            DeploymentNode node = taken.node();
+            EnvironmentRef environment = taken.environment();
             String org = environment.org();
             Instant now = clock.instant();
             ResolvedNode resolved;

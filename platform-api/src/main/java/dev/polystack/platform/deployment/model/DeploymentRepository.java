@@ -2,12 +2,9 @@ package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.web.PageRequest;
-import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
-import dev.polystack.platform.environment.EnvironmentStatus;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
-import org.hibernate.jpa.HibernateHints;
 
 import java.time.Instant;
 import java.util.List;
@@ -51,29 +48,6 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
                         id)
                 .stream()
                 .anyMatch(status -> !status.isTerminal());
-    }
-
-    /**
-     * The environment a deployment deploys, with its names, in one statement (a claim needs them for every job);
-     * nothing is flushed first.
-     */
-    public EnvironmentRef environmentOf(UUID deploymentId) {
-        Object[] row = getEntityManager()
-                .createQuery("""
-                        select e.id, e.orgId, o.slug, p.slug, e.slug, t.slug, e.status
-                        from Deployment d, Environment e, Project p, Organization o, EnvType t
-                        where d.id = ?1 and e.id = d.environmentId and p.id = e.projectId and o.id = e.orgId and t.id = e.envTypeId""", Object[].class)
-                .setParameter(1, deploymentId)
-                .setHint(HibernateHints.HINT_FLUSH_MODE, "COMMIT")
-                .getSingleResult();
-        return new EnvironmentRef(
-                (UUID) row[0],
-                (UUID) row[1],
-                (String) row[2],
-                (String) row[3],
-                (String) row[4],
-                (String) row[5],
-                (EnvironmentStatus) row[6]);
     }
 
     public Deployment lock(UUID id) {

@@ -1,10 +1,14 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
+import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.rules.ResourceIdentity;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import org.hibernate.FlushMode;
+import org.hibernate.LockMode;
 import org.hibernate.Session;
 
 import java.sql.PreparedStatement;
@@ -149,6 +153,51 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
 
     public DeploymentNode lock(UUID id) {
         return getEntityManager().find(DeploymentNode.class, id, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /** A node whose job is being claimed, and the environment its deployment deploys to. */
+    public record ForClaim(DeploymentNode node, EnvironmentRef environment) {}
+
+    /**
+     * Locks a node (as {@link #lock} does) and reads its deployment's environment, in one statement: a claim used
+     * to send two. The session is not flushed first (nothing this reads is written through it), and the node is
+     * registered as locked.
+     */
+    public ForClaim lockForClaim(UUID nodeId) {
+        Object[] row = getEntityManager()
+                .unwrap(Session.class)
+                .createNativeQuery("""
+                        select {n.*}, e.id as env_id, e.org_id as env_org, o.slug as org_slug, p.slug as project_slug,
+                          e.slug as env_slug, t.slug as env_type_slug, e.status as env_status
+                        from deployment_node n
+                          join deployment d on d.id = n.deployment_id
+                          join environment e on e.id = d.environment_id
+                          join project p on p.id = e.project_id
+                          join organization o on o.id = e.org_id
+                          join env_type t on t.id = e.env_type_id
+                        where n.id = :node
+                        for no key update of n""", Object[].class)
+                .addEntity("n", DeploymentNode.class, LockMode.PESSIMISTIC_WRITE)
+                .addScalar("env_id", UUID.class)
+                .addScalar("env_org", UUID.class)
+                .addScalar("org_slug", String.class)
+                .addScalar("project_slug", String.class)
+                .addScalar("env_slug", String.class)
+                .addScalar("env_type_slug", String.class)
+                .addScalar("env_status", String.class)
+                .setHibernateFlushMode(FlushMode.MANUAL)
+                .setParameter("node", nodeId)
+                .getSingleResult();
+        return new ForClaim(
+                (DeploymentNode) row[0],
+                new EnvironmentRef(
+                        (UUID) row[1],
+                        (UUID) row[2],
+                        (String) row[3],
+                        (String) row[4],
+                        (String) row[5],
+                        (String) row[6],
+                        new EnvironmentStatus.ColumnConverter().convertToEntityAttribute((String) row[7])));
     }
 
     /**

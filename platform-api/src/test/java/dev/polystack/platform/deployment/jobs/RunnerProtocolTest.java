@@ -711,6 +711,23 @@ class RunnerProtocolTest {
     }
 
     @Test
+    void aClaimLocksItsNodeAndReadsItsEnvironmentInOneStatement() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        List<String> sent =
+                SentStatements.during(() -> assertThat(s.runner.claim()).isNotNull());
+        List<String> nodeLocks = sent.stream()
+                .map(sql -> sql.replaceAll("\\s+", " "))
+                .filter(sql -> sql.contains(" for ") && sql.contains(" from deployment_node "))
+                .toList();
+        assertThat(nodeLocks)
+                .as("one statement locks the node and reads its environment: %s", sent)
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("join environment e", "join env_type t", "for no key update of n");
+    }
+
+    @Test
     void aRefusedResultAskingForTheNextJobClaimsNone() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of(), "b", List.of()));
