@@ -1,0 +1,171 @@
+package dev.polystack.platform.deployment.jobs;
+
+import dev.polystack.platform.testing.DeploymentTestProfile;
+import dev.polystack.platform.testing.PostgresResource;
+import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
+import dev.polystack.platform.testing.SentStatements;
+import dev.polystack.platform.testing.StateCalls;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static dev.polystack.platform.testing.Scenario.graph;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+/**
+ * What a job's result and the claim of the next job send to the database, and what they keep when the result is
+ * refused: the result's reads in one statement and its plain writes in one round trip, the claim's node and
+ * environment in one statement, and a claim made beside a refused result that keeps nothing.
+ */
+@QuarkusTest
+@TestProfile(DeploymentTestProfile.class)
+@QuarkusTestResource(PostgresResource.class)
+class ResultAndClaimTest {
+
+    @Inject
+    EntityManager entityManager;
+
+    @Test
+    void aSucceededResultFreesTheStateLockItsJobLeftAndRecordsItsResource() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> state = (Map<String, Object>) job.get("state");
+        // the runner locked the state and reports its result without unlocking (an OpenTofu that was killed)
+        given().header("Authorization", StateCalls.basic(state))
+                .body(StateCalls.lockInfo("left-behind"))
+                .request("LOCK", StateCalls.path(state.get("address")))
+                .then()
+                .statusCode(200);
+        assertThat(stateLocksOf(job)).isEqualTo(1);
+        s.succeed(job);
+        assertThat(stateLocksOf(job))
+                .as("the result freed the job's state lock")
+                .isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+        UUID environment = s.prodEnvironmentId();
+        assertThat(QuarkusTransaction.requiringNew()
+                        .call(() -> entityManager
+                                .createNativeQuery("select res_id from active_resource where environment_id = ?1")
+                                .setParameter(1, environment)
+                                .getResultList()))
+                .as("the resource the result recorded")
+                .containsExactly("app.a");
+    }
+
+    private long stateLocksOf(Map<String, Object> job) {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> ((Number) entityManager
+                                .createNativeQuery("select count(*) from state_lock where job_id = ?1")
+                                .setParameter(1, UUID.fromString(String.valueOf(job.get("job_id"))))
+                                .getSingleResult())
+                        .longValue());
+    }
+
+    @Test
+    void aResultReadsWhatItNeedsInOneStatementAndEndsTheJobWithItsOtherWrites() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        Map<String, Object> job = s.claimAll().get("app.a");
+        List<String> sent = SentStatements.during(() -> s.runner
+                .request()
+                .body(Map.of(
+                        "status", "succeeded", "outputs", Map.of("name", Map.of("value", "out", "sensitive", false))))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(204));
+        // the locks this result took on jobs and nodes (its advance, which may start meanwhile, locks its deployment)
+        List<String> locks = sent.stream()
+                .map(sql -> sql.replaceAll("\\s+", " "))
+                .filter(sql -> sql.contains(" for "))
+                .filter(sql -> sql.contains(" from job ") || sql.contains(" from deployment_node "))
+                .toList();
+        assertThat(locks)
+                .as("one statement locks the job and its node and reads the deployment and the type's schema: %s", sent)
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains(
+                        "join deployment_node n",
+                        "join deployment d",
+                        "output_schema::text from resource_type",
+                        "for no key update of j, n");
+        assertThat(sent)
+                .as("the job's end is written with the result's other plain writes, not by the session's flush")
+                .noneMatch(sql -> sql.startsWith("update job "));
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+    }
+
+    @Test
+    void aClaimLocksItsNodeAndReadsItsEnvironmentInOneStatement() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        s.deploy();
+        List<String> sent =
+                SentStatements.during(() -> assertThat(s.runner.claim()).isNotNull());
+        List<String> nodeLocks = sent.stream()
+                .map(sql -> sql.replaceAll("\\s+", " "))
+                .filter(sql -> sql.contains(" for ") && sql.contains(" from deployment_node "))
+                .toList();
+        assertThat(nodeLocks)
+                .as("one statement locks the node and reads its environment: %s", sent)
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains("join environment e", "join env_type t", "for no key update of n");
+    }
+
+    @Test
+    void aRefusedResultAskingForTheNextJobClaimsNone() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        String id = s.deploy();
+        Map<String, Map<String, Object>> claimed = s.claimAll();
+        assertThat(claimed).as("the runner's one slot").hasSize(1);
+        Map<String, Object> job = claimed.values().iterator().next();
+        String other = RunnerDriver.resourceOf(job).equals("app.a") ? "app.b" : "app.a";
+        // the job's lease ran out before its result came, and the sweeper took the job from the runner: the slot is
+        // free, but the result is refused, and so is the claim asked with it (the refusal would never deliver the job)
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
+                        .createNativeQuery(
+                                "update job set status = 'lost', lease_expires_at = now() - interval '1 second'"
+                                        + " where id = ?1")
+                        .setParameter(1, UUID.fromString(String.valueOf(job.get("job_id"))))
+                        .executeUpdate());
+        s.runner
+                .request()
+                .queryParam("next", true)
+                .body(Map.of("status", "succeeded"))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(409)
+                .body("detail", containsString("its result is refused"));
+        assertThat(s.nodeStatuses(id))
+                .as("the other resource's job was not claimed with the refused result")
+                .containsEntry(other, "queued");
+        // another runner's job does not exist for this one: nothing is claimed with a result for it either
+        Scenario stranger = new Scenario(1);
+        stranger.runner
+                .request()
+                .queryParam("next", true)
+                .body(Map.of("status", "succeeded"))
+                .post("/api/runner/v1/jobs/{id}/result", job.get("job_id"))
+                .then()
+                .statusCode(404);
+        assertThat(s.nodeStatuses(id)).containsEntry(other, "queued");
+    }
+}
