@@ -190,7 +190,7 @@ public class DeploymentService {
                 throw new IllegalArgumentException(request.mode().wireName() + " is not created here");
         };
         if (!checkStillRuns) {
-            engine.advanceCreated(deployments.lock(deployment.id()));
+            engine.advanceLocked(deployments.lock(deployment.id()));
         }
         return new Created(view(deployment, environment, true), false);
     }

@@ -10,7 +10,6 @@ import jakarta.persistence.LockModeType;
 import org.hibernate.FlushMode;
 import org.hibernate.LockMode;
 import org.hibernate.Session;
-import org.hibernate.engine.spi.SelfDirtinessTracker;
 
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -154,49 +153,6 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
 
     public DeploymentNode lock(UUID id) {
         return getEntityManager().find(DeploymentNode.class, id, LockModeType.PESSIMISTIC_WRITE);
-    }
-
-    /**
-     * Keeps the session from writing the node's next changes: the caller writes them itself, with
-     * {@link #writeQueued}, before its transaction ends. Only for a node of a deployment created in this transaction
-     * (no other transaction has read it, so its version need not change).
-     */
-    public void writeLater(DeploymentNode node) {
-        getEntityManager().unwrap(Session.class).setReadOnly(node, true);
-    }
-
-    /**
-     * Writes the nodes {@link #writeLater} set aside, just queued, in one JDBC batch (one round trip), and hands them
-     * back to the session, which from then on compares them with what they hold now.
-     */
-    public void writeQueued(List<DeploymentNode> queued) {
-        if (queued.isEmpty()) {
-            return;
-        }
-        Session session = getEntityManager().unwrap(Session.class);
-        session.doWork(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(
-                    "update deployment_node set status = ?, action = ?, attempt = ?, queued_at = ? where id = ?")) {
-                for (DeploymentNode node : queued) {
-                    statement.setString(1, node.status().wireName());
-                    statement.setString(2, node.action());
-                    statement.setInt(3, node.attempt());
-                    statement.setObject(
-                            4, java.time.OffsetDateTime.ofInstant(node.queuedAt(), java.time.ZoneOffset.UTC));
-                    statement.setObject(5, node.id());
-                    statement.addBatch();
-                }
-                statement.executeBatch();
-            }
-        });
-        for (DeploymentNode node : queued) {
-            session.setReadOnly(node, false);
-            // what it holds now is written: the changes its (enhanced) entity recorded are not to be written again
-            if (node instanceof SelfDirtinessTracker tracker) {
-                tracker.$$_hibernate_clearDirtyAttributes();
-            }
-        }
-        queued.clear();
     }
 
     /** A node whose job is being claimed, and the environment its deployment deploys to. */

@@ -263,23 +263,10 @@ public class DeploymentEngine {
      * transaction has committed ({@link #advance(Optional)}).
      */
     public Optional<UUID> advanceLocked(Deployment deployment) {
-        return advanceLocked(deployment, null, false);
-    }
-
-    /**
-     * The first advance of a deployment created in the caller's transaction, which no other transaction can see
-     * yet: the nodes it queues are written in one batch instead of one update each (a deployment's first layer is
-     * often a hundred nodes or more, and the session never batches the nodes' updates).
-     */
-    public Optional<UUID> advanceCreated(Deployment deployment) {
-        return advanceLocked(deployment, null, true);
+        return advanceLocked(deployment, null);
     }
 
     private Optional<UUID> advanceLocked(Deployment deployment, Set<UUID> ended) {
-        return advanceLocked(deployment, ended, false);
-    }
-
-    private Optional<UUID> advanceLocked(Deployment deployment, Set<UUID> ended, boolean created) {
         Instant now = clock.instant();
         if (deployment.status().isTerminal()) {
             return Optional.empty();
@@ -307,14 +294,13 @@ public class DeploymentEngine {
         if (deployment.status() == DeploymentStatus.AWAITING_APPROVAL) {
             return awaiting(deployment, now);
         }
-        Step step = new Step(deployment, now, created);
+        Step step = new Step(deployment, now);
         // a deployment that needs approval is walked whole: it has two parts, and few nodes wait for approval
         Graph graph = ended == null || deployment.cancelRequested() || deployment.approval() != null
                 ? null
                 : graphs.get(deployment.id());
         boolean walked = graph != null && afterEnded(step, graph, ended);
         Optional<UUID> next = walked ? Optional.empty() : walk(step);
-        nodes.writeQueued(step.queuedTogether);
         step.wake.forEach(runner -> notifications.notifyOnCommit(Notifications.JOBS, runner.toString()));
         return next;
     }
@@ -324,19 +310,13 @@ public class DeploymentEngine {
         final Deployment deployment;
         final Instant now;
         final Set<UUID> wake = new HashSet<>();
-        /** Whether the deployment was created in this transaction: no other transaction has seen its nodes. */
-        final boolean created;
-        /** Nodes queued by this advance whose rows are written together at its end ({@link NodeRepository#writeQueued}). */
-        final List<DeploymentNode> queuedTogether = new ArrayList<>();
-
         private EnvironmentRef environment;
         private NodeResolver.Lookups lookups;
         private final Map<ResourceIdentity, Optional<ActiveResource>> active = new HashMap<>();
 
-        Step(Deployment deployment, Instant now, boolean created) {
+        Step(Deployment deployment, Instant now) {
             this.deployment = deployment;
             this.now = now;
-            this.created = created;
         }
 
         EnvironmentRef environment() {
@@ -613,7 +593,7 @@ public class DeploymentEngine {
                 .filter(n -> n.status() == NodeStatus.PLANNED)
                 .toList();
         List<String> reasons = new ArrayList<>();
-        Step step = new Step(deployment, clock.instant(), false);
+        Step step = new Step(deployment, clock.instant());
         for (DeploymentNode node : planned) {
             long serial =
                     states.serialOf(deployment.environmentId(), node.identity().toString());
@@ -877,11 +857,6 @@ public class DeploymentEngine {
      */
     private void queue(Step step, DeploymentNode node, String action, NodeResolver.Resolved resolved) {
         Instant queuedAt = clock.instant();
-        if (step.created && resolved == null) {
-            // its row is written with the others this advance queues, at its end
-            nodes.writeLater(node);
-            step.queuedTogether.add(node);
-        }
         node.queue(action, resolved, queuedAt);
         enqueue(step.deployment, node, queuedAt, step.wake);
     }

@@ -129,29 +129,6 @@ class ResultAndClaimTest {
     }
 
     @Test
-    void aNewDeploymentQueuesItsFirstLayerInOneBatch() {
-        Scenario s = new Scenario(3);
-        s.manifest(graph("a", List.of(), "b", List.of(), "c", List.of(), "d", List.of("a", "b", "c")));
-        String[] id = new String[1];
-        List<String> sent = SentStatements.during(() -> id[0] = s.deploy());
-        assertThat(sent)
-                .as("the first layer's nodes are not updated one statement each by the session: %s", sent)
-                .noneMatch(sql -> sql.startsWith("update deployment_node "));
-        assertThat(s.nodeStatuses(id[0]))
-                .containsEntry("app.a", "queued")
-                .containsEntry("app.b", "queued")
-                .containsEntry("app.c", "queued")
-                .containsEntry("app.d", "pending");
-        Map<String, Map<String, Object>> claimed = s.claimAll();
-        assertThat(claimed).containsOnlyKeys("app.a", "app.b", "app.c");
-        claimed.values().forEach(s::succeed);
-        Map<String, Object> last = s.runner.claim("10s");
-        assertThat(RunnerDriver.resourceOf(last)).isEqualTo("app.d");
-        s.succeed(last);
-        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id[0]).equals("succeeded"));
-    }
-
-    @Test
     void aRefusedResultAskingForTheNextJobClaimsNone() {
         Scenario s = new Scenario(1);
         s.manifest(graph("a", List.of(), "b", List.of()));
