@@ -255,17 +255,12 @@ public class ActiveResourceService {
     }
 
     /**
-     * Records (or replaces) a resource after a successful apply, in one plain statement: a job's result writes
-     * the row without loading the one it replaces. A replaced row keeps its id and its creation time. Nothing is
-     * flushed first: a result changes only its job and node through entities, and nothing in its transaction
-     * has loaded the resource as an entity before this (the statement bypasses the persistence session).
+     * The plain statement that records (or replaces) a resource after a successful apply, for the job's result to
+     * send with its other writes: it writes the row without loading the one it replaces. A replaced row keeps its id
+     * and its creation time. Nothing is flushed before it: a result changes only its job and node through entities,
+     * and nothing in its transaction has loaded the resource as an entity (the statement bypasses the persistence
+     * session).
      */
-    public void record(Provisioned provisioned) {
-        Statement recording = recording(provisioned);
-        InTransaction.execute(resources.getEntityManager(), recording.sql(), recording.parameters());
-    }
-
-    /** The statement that records what an apply provisioned, for a caller that sends it with others. */
     public Statement recording(Provisioned provisioned) {
         byte[] sealedOutputs;
         try {

@@ -132,18 +132,13 @@ public class ResourceTypeService {
         return compiled(spec.outputSchema());
     }
 
-    /** The output schema of a resource type of the organization. */
-    /** The output schema of a resource type from its stored text, as a caller read it (null: none). */
+    /**
+     * The output schema of a resource type from its stored text, as the caller read it with its own statement (null:
+     * none). By the stored text: the tree need not be written out again to find its compiled schema.
+     */
     public Optional<OutputSchema> outputSchemaOf(String stored) {
         return Optional.ofNullable(stored)
                 .map(text -> compiledSchemas.get(text, t -> OutputSchema.stored(schemaOf(t))));
-    }
-
-    public Optional<OutputSchema> outputSchema(UUID orgId, String slug) {
-        // by the stored text: the tree need not be written out again to find its compiled schema
-        return resourceTypes
-                .specRow(orgId, slug)
-                .map(row -> compiledSchemas.get(row.outputSchema(), text -> OutputSchema.stored(schemaOf(text))));
     }
 
     /**

@@ -94,8 +94,9 @@ public final class InTransaction {
 
     /**
      * Runs {@code before}, then the query, in one round trip, and reads every row of the query's result. The
-     * statements of {@code before} are writes of the same transaction whose results are not needed: they ride along
-     * with the query instead of costing a round trip each.
+     * statements of {@code before} are writes of the same transaction whose results are not needed, and return no
+     * rows (no {@code returning}, no {@code select}): the first result set read is the query's. They ride along with
+     * the query instead of costing a round trip each.
      */
     public static <T> List<T> queryAllAfter(
             EntityManager entityManager,

@@ -20,10 +20,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A result that asks for the next job used to record the result, commit, and only then claim: two transactions
  * one after the other, about twenty statements, all of them time between a slot's jobs. The claim's reads (the
- * queued job, its node, its inputs, its payload) do not depend on the result, so they run beside it, on a thread of
- * their own and in a transaction of their own. Only the claim's last step, which counts the running jobs and marks
- * the job claimed, waits for the result's commit ({@link JobService#tryClaimBeside}). A result that is refused keeps
- * the claim from keeping anything.
+ * queued job, its node, its inputs, its payload) do not need the result stored (only the first look's counts do, and
+ * they allow for the reported job), so they run beside it, on a thread of their own and in a transaction of their
+ * own. Only the claim's last step, which counts the running jobs and marks the job claimed, waits for the result's
+ * commit ({@link JobService#tryClaimBeside}). A result that is refused keeps the claim from keeping anything, the
+ * nodes it failed on the way included.
+ *
+ * <p>While it waits, the claim holds its job's and its node's row locks and a connection: for as long as the
+ * result's own transaction runs, and never more than {@link JobService#RESULT_WAIT}. The result's transaction takes
+ * no lock a claim holds (it locks its own job and node, and writes rows no claim locks).
  *
  * <p>The claim starts once the result's transaction holds its connection (its first statement locked the job), so
  * a full connection pool can delay a claim but never keep a result from its commit. When every thread here is busy,
@@ -79,9 +84,19 @@ public class ClaimsBesideResults {
             resultStored.complete(true);
         }
 
-        /** The result was refused or not stored: the claim keeps nothing. */
+        /** The result was refused or not stored: the claim keeps nothing. Nobody reads it: a failure is logged here. */
         void resultRefused() {
             resultStored.complete(false);
+            CompletableFuture<JobService.Claim> started = claim;
+            if (started != null) {
+                started.whenComplete((made, failure) -> {
+                    if (failure != null) {
+                        LOG.warnf(
+                                "A claim beside a refused result of runner %s failed: %s",
+                                runner, failure.getMessage());
+                    }
+                });
+            }
         }
 
         /** The claim's outcome, once it committed; empty when it never started (the caller claims after the result). */

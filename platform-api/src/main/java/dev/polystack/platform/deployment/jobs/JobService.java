@@ -197,8 +197,8 @@ public class JobService implements StateCredentials {
         while (true) {
             // a runner (or organization) that already runs as many jobs as it may finds nothing: its job's inputs are
             // not resolved for nothing
-            // beside a result, the reported job still runs in this statement's snapshot: one more is allowed here,
-            // and the step that marks the job counts exactly, once the result is stored
+            // beside a result, the reported job may still run in this statement's snapshot: one more is allowed
+            // here, and the step that marks the job counts exactly, once the result is stored
             int ending = resultStored == null ? 0 : 1;
             Optional<JobRepository.QueuedJob> next = jobs.nextQueued(
                     runner.runnerId(),
@@ -206,6 +206,11 @@ public class JobService implements StateCredentials {
                     runner.orgId(),
                     above(quotas.limit(runner.orgId(), Quota.CONCURRENT_JOBS), ending));
             if (next.isEmpty()) {
+                if (!failed.isEmpty() && resultStored != null && !stored(resultStored)) {
+                    // the nodes it failed on the way are kept only with the result that asked for this claim
+                    QuarkusTransaction.setRollbackOnly();
+                    return new Claim(Optional.empty(), List.of());
+                }
                 if (failed.isEmpty()) {
                     runners.touchIdle(runner.runnerId());
                 } else {

@@ -33,6 +33,7 @@ import org.jboss.logging.Logger;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -119,8 +120,35 @@ public class RunnerProtocolResource {
     /** A claim, once committed; deployments whose nodes it failed (inputs that could not be resolved) advance before it answers. */
     private Optional<ClaimedJob> claimed(RunnerCaller runner, URI base) {
         JobService.Claim claim = jobService.tryClaim(runner, base);
-        claim.failed().forEach(this::advanced);
+        advanceAll(claim.failed());
         return claim.job();
+    }
+
+    /**
+     * Advances the deployments of nodes a committed claim failed on the way. A failure here is logged, not passed
+     * on: the claim's job must still reach its runner, and the sweeper advances those deployments anyway.
+     */
+    private void advanceAll(List<DeploymentEngine.Ended> failed) {
+        for (DeploymentEngine.Ended ended : failed) {
+            try {
+                advanced(ended);
+            } catch (RuntimeException e) {
+                LOG.warnf(
+                        "Deployment %s did not advance after node %s failed at a claim; the sweeper continues it: %s",
+                        ended.deploymentId(), ended.nodeId(), e.getMessage());
+            }
+        }
+    }
+
+    /** Asks for the advance after a stored result; a failure to ask is logged: the sweeper advances it anyway. */
+    private void advanceSoon(DeploymentEngine.Ended ended) {
+        try {
+            advancer.advanceSoon(ended.deploymentId(), ended.nodeId());
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "Could not ask for the advance of deployment %s after node %s ended; the sweeper continues it: %s",
+                    ended.deploymentId(), ended.nodeId(), e.getMessage());
+        }
     }
 
     /** Waits for the advance after a node ended, but not for ever: the sweeper advances the deployment anyway. */
@@ -181,18 +209,21 @@ public class RunnerProtocolResource {
         ClaimsBesideResults.Beside beside =
                 next && !waitForAdvance ? claims.beside(runner, uriInfo.getBaseUri()) : null;
         Optional<DeploymentEngine.Ended> recorded;
+        boolean stored = false;
         try {
             recorded = beside == null
                     ? jobService.complete(runner, jobId, result)
                     : jobService.complete(runner, jobId, result, beside::start);
-        } catch (RuntimeException e) {
+            stored = true;
+        } finally {
+            // whatever ended the result's call, the claim beside it learns at once whether it may keep anything
             if (beside != null) {
-                beside.resultRefused();
+                if (stored) {
+                    beside.resultStored();
+                } else {
+                    beside.resultRefused();
+                }
             }
-            throw e;
-        }
-        if (beside != null) {
-            beside.resultStored();
         }
         // the result is committed; the deployment moves on in an advance shared with the results that came in
         // meanwhile, and the jobs it queues wake the runners' waiting claims. An agent does not wait for it: its
@@ -200,15 +231,16 @@ public class RunnerProtocolResource {
         if (waitForAdvance) {
             recorded.ifPresent(this::advanced);
         } else {
-            recorded.ifPresent(ended -> advancer.advanceSoon(ended.deploymentId(), ended.nodeId()));
+            recorded.ifPresent(this::advanceSoon);
         }
         Optional<ClaimedJob> claimed = Optional.empty();
         if (next) {
             try {
                 Optional<JobService.Claim> made = beside == null ? Optional.empty() : beside.claimed();
                 if (made.isPresent()) {
-                    made.get().failed().forEach(this::advanced);
+                    // the job first: it is claimed (committed), and must reach the runner whatever follows
                     claimed = made.get().job();
+                    advanceAll(made.get().failed());
                 } else {
                     claimed = claimed(runner, uriInfo.getBaseUri());
                 }

@@ -24,7 +24,8 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     /**
      * Ends a job this transaction holds, by a statement the caller sends with its other writes: the entity takes the
      * end (its state machine checks it) but the session no longer writes it, which at the flush would cost a round
-     * trip of its own.
+     * trip of its own. The session forgets any change of the job not yet flushed, and any later one: call it last,
+     * on a job nothing else in the transaction changes.
      */
     public Statement ending(Job job, JobStatus outcome, Instant now) {
         getEntityManager().unwrap(Session.class).setReadOnly(job, true);

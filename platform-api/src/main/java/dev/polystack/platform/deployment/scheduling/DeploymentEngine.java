@@ -913,7 +913,8 @@ public class DeploymentEngine {
         Deployment deployment = deployments.findById(job.deploymentId());
         Instant now = clock.instant();
         DeploymentNode node = nodes.lock(job.nodeId());
-        // the plain writes of the result, sent together with the statement that resolves the resource's issues
+        // the plain writes of the result, sent in one round trip: with the statement that resolves the resource's
+        // issues after a successful apply, on their own otherwise
         List<Statement> writes = new ArrayList<>();
         writes.add(
                 jobs.ending(job, outcome.status() == NodeStatus.CANCELLED ? JobStatus.CANCELLED : JobStatus.DONE, now));
