@@ -1,9 +1,13 @@
 package dev.polystack.platform.testing;
 
+import io.restassured.response.Response;
+
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
+
+import static io.restassured.RestAssured.given;
 
 /** What a runner sends to a resource's OpenTofu HTTP state backend, from the {@code state} block of a claimed job. */
 public final class StateCalls {
@@ -21,6 +25,11 @@ public final class StateCalls {
     /** The path of the state's address (the test client adds the host). */
     public static String path(Object address) {
         return URI.create(address.toString()).getPath();
+    }
+
+    /** {@code LOCK} of the state at {@code address}, as OpenTofu sends it with the job's credentials {@code auth}. */
+    public static Response lock(String address, String auth, String id) {
+        return given().header("Authorization", auth).body(lockInfo(id)).request("LOCK", address);
     }
 
     /** The lock information OpenTofu sends with {@code LOCK} and {@code UNLOCK}. */

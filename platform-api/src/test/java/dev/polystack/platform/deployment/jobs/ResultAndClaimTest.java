@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import static dev.polystack.platform.testing.Scenario.graph;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -48,9 +47,7 @@ class ResultAndClaimTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> state = (Map<String, Object>) job.get("state");
         // the runner locked the state and reports its result without unlocking (an OpenTofu that was killed)
-        given().header("Authorization", StateCalls.basic(state))
-                .body(StateCalls.lockInfo("left-behind"))
-                .request("LOCK", StateCalls.path(state.get("address")))
+        StateCalls.lock(StateCalls.path(state.get("address")), StateCalls.basic(state), "left-behind")
                 .then()
                 .statusCode(200);
         assertThat(stateLocksOf(job)).isEqualTo(1);

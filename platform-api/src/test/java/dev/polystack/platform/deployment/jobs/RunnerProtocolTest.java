@@ -290,7 +290,7 @@ class RunnerProtocolTest {
         Map<String, Object> state = (Map<String, Object>) job.get("state");
         String auth = StateCalls.basic(state);
         String address = StateCalls.path(state.get("address"));
-        lock(address, auth, "lock-1").then().statusCode(200);
+        StateCalls.lock(address, auth, "lock-1").then().statusCode(200);
         writeState(address, auth, "lock-1", 1).then().statusCode(200);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> s.status(id).equals("failed"));
@@ -307,7 +307,7 @@ class RunnerProtocolTest {
         Map<String, Object> retry = s.claimAll().get("app.a");
         @SuppressWarnings("unchecked")
         Map<String, Object> retryState = (Map<String, Object>) retry.get("state");
-        lock(StateCalls.path(retryState.get("address")), StateCalls.basic(retryState), "lock-2")
+        StateCalls.lock(StateCalls.path(retryState.get("address")), StateCalls.basic(retryState), "lock-2")
                 .then()
                 .statusCode(200);
         s.succeed(retry);
@@ -332,7 +332,7 @@ class RunnerProtocolTest {
                 .then()
                 .statusCode(401);
         writeState(address, auth, "lock-1", 1).then().statusCode(409);
-        lock(address, auth, "lock-1").then().statusCode(200);
+        StateCalls.lock(address, auth, "lock-1").then().statusCode(200);
         given().header("Authorization", auth)
                 .body(StateCalls.lockInfo("other"))
                 .request("LOCK", address)
@@ -463,14 +463,8 @@ class RunnerProtocolTest {
         Map<String, Object> state = (Map<String, Object>) job.get("state");
         String auth = StateCalls.basic(state);
         String address = StateCalls.path(state.get("address"));
-        lock(address, auth, "lock-1").then().statusCode(200);
+        StateCalls.lock(address, auth, "lock-1").then().statusCode(200);
         return new LockedState(s.org, auth, address);
-    }
-
-    private static Response lock(String address, String auth, String id) {
-        return given().header("Authorization", auth)
-                .body(StateCalls.lockInfo(id))
-                .request("LOCK", address);
     }
 
     @Test
