@@ -353,7 +353,8 @@ public class DeploymentEngine {
      * Looks only at the dependents of the nodes that ended, and at theirs when some of them end in this
      * step too (skipped, unchanged). False when the deployment may be done: the whole walk decides that. A node
      * this step left pending or queued shows that it is not done without asking the database; only advances,
-     * which hold the deployment's lock, move a node on from pending.
+     * which hold the deployment's lock, move a node on from pending. Otherwise it asks about the sinks only (a
+     * look at every node took about 1 ms at 500 nodes, and most advances at the end of a deployment made it).
      */
     private boolean afterEnded(Step step, Graph graph, Set<UUID> ended) {
         Set<UUID> round = ended;
@@ -401,7 +402,8 @@ public class DeploymentEngine {
             });
             round = endedNow;
         }
-        return unfinished || nodes.anyUnfinished(step.deployment.id());
+        // an unfinished sink shows that the deployment is not done; when every sink ended, the whole walk decides
+        return unfinished || nodes.anyUnfinishedAmong(graph.sinks());
     }
 
     /** Every node: cancels, skips and dispatches what can go, and finishes the deployment when all ended. */
@@ -695,14 +697,26 @@ public class DeploymentEngine {
     }
 
     /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
-    record Graph(Map<UUID, Set<UUID>> waitsFor, Map<UUID, Set<UUID>> dependents) {
+    /**
+     * A deployment's nodes: which each waits for, which wait for each, and the sinks, which nothing waits for. An
+     * unfinished sink shows that the deployment is not done; when every sink ended, the whole walk looks at every
+     * node. That walk is rare: a node ends only after all it waits for ended (a cancel, which ends nodes early, is
+     * walked whole anyway), so while any node runs or waits, a sink has not ended either.
+     */
+    record Graph(Map<UUID, Set<UUID>> waitsFor, Map<UUID, Set<UUID>> dependents, Set<UUID> sinks) {
 
         static Graph of(List<NodeRepository.NodeState> all, List<NodeRepository.Edge> edges) {
             Map<UUID, Set<UUID>> waitsFor = DeploymentEngine.waitsFor(all, edges);
             Map<UUID, Set<UUID>> dependents = new HashMap<>();
             waitsFor.forEach((node, dependencies) -> dependencies.forEach(dependency ->
                     dependents.computeIfAbsent(dependency, k -> new HashSet<>()).add(node)));
-            return new Graph(waitsFor, dependents);
+            Set<UUID> sinks = new HashSet<>();
+            all.forEach(node -> {
+                if (!dependents.containsKey(node.id)) {
+                    sinks.add(node.id);
+                }
+            });
+            return new Graph(waitsFor, dependents, Set.copyOf(sinks));
         }
     }
 

@@ -168,6 +168,35 @@ class ResultAndClaimTest {
                         && jobStatusOf(id, other).equals("queued"));
     }
 
+    @Test
+    void anAdvanceAsksWhetherItsDeploymentIsDoneOfTheNodesNothingWaitsFor() {
+        Scenario s = new Scenario(2);
+        s.manifest(graph("a", List.of(), "b", List.of()));
+        String id = s.deploy();
+        Map<String, Map<String, Object>> claimed = s.claimAll();
+        assertThat(claimed).containsOnlyKeys("app.a", "app.b");
+        // nothing depends on a: its advance has no dependent to look at and asks whether the deployment is done. b,
+        // which nothing waits for either, still runs; the advance learns that from the two nodes nothing waits for,
+        // without reading every node of the deployment
+        List<String> sent = SentStatements.during(() -> s.succeed(claimed.get("app.a"))).stream()
+                .map(sql -> sql.replaceAll("\\s+", " "))
+                .toList();
+        assertThat(sent)
+                .as("the advance's look at the nodes nothing waits for: %s", sent)
+                .anySatisfy(sql -> assertThat(sql)
+                        .contains("from deployment_node where id = any(")
+                        .contains("status in ('pending', 'queued', 'running')"));
+        // (other work of the application, which the listener hears too, may walk a deployment whole: that walk
+        // reads its nodes, but asks no question of them all)
+        assertThat(sent)
+                .as("no question asked of every node of the deployment")
+                .noneMatch(sql -> sql.startsWith("select exists") && sql.contains("where deployment_id"));
+        assertThat(s.status(id)).isEqualTo("running");
+        // b's end leaves no node unfinished: the whole walk finds that, and ends the deployment
+        s.succeed(claimed.get("app.b"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.status(id).equals("succeeded"));
+    }
+
     /** The status of the job of resource {@code resource} (its id, as {@code app.a}) in a deployment. */
     private String jobStatusOf(String deployment, String resource) {
         return QuarkusTransaction.requiringNew().call(() -> (String) entityManager
