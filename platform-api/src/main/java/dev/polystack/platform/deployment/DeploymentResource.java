@@ -108,13 +108,15 @@ public class DeploymentResource {
                 env,
                 request,
                 idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim());
+        // read after the create committed: it may show the first jobs already claimed
+        DeploymentView deployment = deployments.get(scope, project, env, created.id());
         if (created.replayed()) {
-            return Response.ok(created.deployment()).build();
+            return Response.ok(deployment).build();
         }
         return Response.created(uriInfo.getAbsolutePathBuilder()
-                        .path(created.deployment().id().toString())
+                        .path(created.id().toString())
                         .build())
-                .entity(created.deployment())
+                .entity(deployment)
                 .build();
     }
 
