@@ -59,26 +59,10 @@ public final class QueryPlans {
      * order and bounds, not which plan a test's few rows would make cheapest.
      */
     public static List<String> genericPlanOf(String sql) {
-        StringBuilder numbered = new StringBuilder();
-        int parameter = 0;
-        for (char c : sql.toCharArray()) {
-            if (c == '?') {
-                numbered.append('$').append(++parameter);
-            } else {
-                numbered.append(c);
-            }
-        }
+        String numbered = numbered(sql);
         // the statement's parameters stay unbound: sent by the simple protocol, on a connection of its own
-        Config config = ConfigProvider.getConfig();
-        Properties properties = new Properties();
-        properties.setProperty("user", config.getValue("polystack.db.user", String.class));
-        properties.setProperty(
-                "password",
-                config.getOptionalValue("polystack.db.password", String.class).orElse(""));
-        properties.setProperty("preferQueryMode", "simple");
         String plan;
-        try (Connection connection =
-                        DriverManager.getConnection(config.getValue("polystack.db.url", String.class), properties);
+        try (Connection connection = ownConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("set enable_seqscan = off");
             // and sorts: a page of a large table is cheapest read in order from an index when one offers that
@@ -98,6 +82,59 @@ public final class QueryPlans {
             throw new IllegalStateException("not a plan: " + plan, e);
         }
         return nodes;
+    }
+
+    /** How often a prepared statement was planned for its own parameters, and how often it ran a generic plan. */
+    public record Planned(long custom, long generic) {}
+
+    /**
+     * Prepares {@code sql} (its parameters written {@code ?}) on a connection of its own, as the driver does with a
+     * statement it sent often, and executes it {@code executions} times with {@code literals} (each written as SQL,
+     * quoted where needed). PostgreSQL plans the first five executions for their parameters, then keeps a generic
+     * plan only if that does not cost more than theirs did: this says which it did.
+     */
+    public static Planned plannedOver(int executions, String sql, String... literals) {
+        String numbered = numbered(sql);
+        try (Connection connection = ownConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("prepare planned as " + numbered);
+            for (int i = 0; i < executions; i++) {
+                statement.execute("execute planned(" + String.join(", ", literals) + ")");
+            }
+            try (ResultSet row = statement.executeQuery(
+                    "select custom_plans, generic_plans from pg_prepared_statements where name = 'planned'")) {
+                row.next();
+                return new Planned(row.getLong(1), row.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not execute " + numbered, e);
+        }
+    }
+
+    /** A statement as Hibernate sends it, its parameters written {@code ?}, with {@code $1}, {@code $2}, … instead. */
+    private static String numbered(String sql) {
+        StringBuilder numbered = new StringBuilder();
+        int parameter = 0;
+        for (char c : sql.toCharArray()) {
+            if (c == '?') {
+                numbered.append('$').append(++parameter);
+            } else {
+                numbered.append(c);
+            }
+        }
+        return numbered.toString();
+    }
+
+    /** A connection of its own to the application's database, that sends statements by the simple protocol. */
+    private static Connection ownConnection() throws SQLException {
+        Config config = ConfigProvider.getConfig();
+        Properties properties = new Properties();
+        properties.setProperty("user", config.getValue("polystack.db.user", String.class));
+        properties.setProperty(
+                "password",
+                config.getOptionalValue("polystack.db.password", String.class).orElse(""));
+        properties.setProperty("preferQueryMode", "simple");
+        return DriverManager.getConnection(config.getValue("polystack.db.url", String.class), properties);
     }
 
     private static void describe(JsonNode node, List<String> into) {
