@@ -696,12 +696,11 @@ public class DeploymentEngine {
         queue(step, node, active.isPresent() ? "update" : "create", resolved.get());
     }
 
-    /** A deployment's graph as the engine walks it: what each node waits for, and what waits for each node. */
     /**
-     * A deployment's nodes: which each waits for, which wait for each, and the sinks, which nothing waits for. An
-     * unfinished sink shows that the deployment is not done; when every sink ended, the whole walk looks at every
-     * node. That walk is rare: a node ends only after all it waits for ended (a cancel, which ends nodes early, is
-     * walked whole anyway), so while any node runs or waits, a sink has not ended either.
+     * A deployment's graph as the engine walks it: what each node waits for, what waits for each node, and the sinks,
+     * which nothing waits for. An unfinished sink shows that the deployment is not done; when every sink ended, the
+     * whole walk looks at every node. That walk is rare: a node ends only after all it waits for ended (a cancel,
+     * which ends nodes early, is walked whole anyway), so while any node runs or waits, a sink has not ended either.
      */
     record Graph(Map<UUID, Set<UUID>> waitsFor, Map<UUID, Set<UUID>> dependents, Set<UUID> sinks) {
 
