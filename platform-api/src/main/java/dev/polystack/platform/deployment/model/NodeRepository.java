@@ -71,7 +71,7 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
         public final NodeOperation operation;
         public NodeStatus status;
 
-        NodeState(UUID id, NodeStatus status, NodeOperation operation) {
+        public NodeState(UUID id, NodeStatus status, NodeOperation operation) {
             this.id = id;
             this.status = status;
             this.operation = operation;
