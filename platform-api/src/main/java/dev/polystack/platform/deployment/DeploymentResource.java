@@ -43,9 +43,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -56,6 +58,8 @@ import java.util.concurrent.CompletableFuture;
 @Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "Deployments")
 public class DeploymentResource {
+
+    private static final Logger LOG = Logger.getLogger(DeploymentResource.class);
 
     @Inject
     AccessService access;
@@ -108,16 +112,23 @@ public class DeploymentResource {
                 env,
                 request,
                 idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim());
+        URI location =
+                uriInfo.getAbsolutePathBuilder().path(created.id().toString()).build();
         // read after the create committed: it may show the first jobs already claimed
-        DeploymentView deployment = deployments.get(scope, project, env, created.id());
+        DeploymentView deployment;
+        try {
+            deployment = deployments.get(scope, project, env, created.id());
+        } catch (RuntimeException e) {
+            // the deployment exists: an error now would have a client create it again; the answer says where it is
+            LOG.warnf(e, "Deployment %s was created, but its view could not be read for the answer", created.id());
+            return Response.status(created.replayed() ? Response.Status.OK : Response.Status.CREATED)
+                    .location(location)
+                    .build();
+        }
         if (created.replayed()) {
             return Response.ok(deployment).build();
         }
-        return Response.created(uriInfo.getAbsolutePathBuilder()
-                        .path(created.id().toString())
-                        .build())
-                .entity(deployment)
-                .build();
+        return Response.created(location).entity(deployment).build();
     }
 
     @GET
