@@ -25,6 +25,11 @@ public class SentStatements implements StatementInspector {
         return sql;
     }
 
+    /** A statement on one line, its runs of white space one space each: as Hibernate's text breaks lines. */
+    public static String oneLine(String sql) {
+        return sql.replaceAll("\\s+", " ");
+    }
+
     /** The statements sent while {@code action} ran (by every thread, the application's background work included). */
     public static synchronized List<String> during(Runnable action) {
         HEARD.clear();

@@ -90,7 +90,7 @@ class ResultAndClaimTest {
                 .statusCode(204));
         // the locks this result took on jobs and nodes (its advance, which may start meanwhile, locks its deployment)
         List<String> locks = sent.stream()
-                .map(sql -> sql.replaceAll("\\s+", " "))
+                .map(SentStatements::oneLine)
                 .filter(sql -> sql.contains(" for "))
                 .filter(sql -> sql.contains(" from job ") || sql.contains(" from deployment_node "))
                 .toList();
@@ -125,7 +125,7 @@ class ResultAndClaimTest {
         List<String> sent =
                 SentStatements.during(() -> assertThat(s.runner.claim()).isNotNull());
         List<String> nodeLocks = sent.stream()
-                .map(sql -> sql.replaceAll("\\s+", " "))
+                .map(SentStatements::oneLine)
                 .filter(sql -> sql.contains(" for ") && sql.contains(" from deployment_node "))
                 .toList();
         assertThat(nodeLocks)
@@ -179,7 +179,7 @@ class ResultAndClaimTest {
         // which nothing waits for either, still runs; the advance learns that from the two nodes nothing waits for,
         // without reading every node of the deployment
         List<String> sent = SentStatements.during(() -> s.succeed(claimed.get("app.a"))).stream()
-                .map(sql -> sql.replaceAll("\\s+", " "))
+                .map(SentStatements::oneLine)
                 .toList();
         assertThat(sent)
                 .as("the advance's look at the nodes nothing waits for: %s", sent)
