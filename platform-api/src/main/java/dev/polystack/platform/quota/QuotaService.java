@@ -3,7 +3,6 @@ package dev.polystack.platform.quota;
 import dev.polystack.platform.common.PolystackConfig;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.sql.InTransaction;
-import dev.polystack.platform.common.sql.Statement;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -161,24 +160,6 @@ public class QuotaService {
         int limit = limit(orgId, quota);
         lock(orgId, quota);
         return limit;
-    }
-
-    /**
-     * Runs {@code then} under an owner's lock of a quota, all in one round trip: {@code before} (an {@code update}
-     * or {@code insert} of the caller's own) runs to its end first, so a wait of that write for a row is never spent
-     * holding the lock; then the lock is taken; then {@code then} runs, with a snapshot taken once the lock is held,
-     * so what it counts includes everything committed by earlier holders. Returns the rows {@code then} changed. The
-     * lock is held until the transaction ends.
-     */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public int executeLockedAfter(Statement before, UUID owner, Quota quota, Statement then) {
-        // the lock is asked for in the projection of a row that counts what the write returned: the write ends first
-        return InTransaction.executeInOneRoundTrip(
-                entityManager,
-                "with written as (" + before.sql() + " returning 1) select " + LOCK
-                        + " from (select count(*) from written) w; " + then.sql(),
-                InTransaction.joined(
-                        InTransaction.joined(before.parameters(), lockKey(owner, quota)), then.parameters()));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.polystack.platform.quota;
 
+import dev.polystack.platform.deployment.jobs.JobLimits;
 import dev.polystack.platform.runner.RunnerKeys;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
@@ -35,6 +36,7 @@ import static dev.polystack.platform.testing.Api.problem;
 import static dev.polystack.platform.testing.Api.tokenFor;
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -45,9 +47,6 @@ class QuotaTest {
 
     @Inject
     EntityManager entityManager;
-
-    @Inject
-    QuotaService quotas;
 
     static final String QUOTAS = "/api/v1/orgs/{org}/quotas";
 
@@ -256,8 +255,8 @@ class QuotaTest {
 
     /**
      * An agent reports a result and asks for its slot's next job. When another claim takes the organization's last
-     * slot while this one waits for the organization's lock, the result stays recorded and nothing of the claim is
-     * kept: the job it had taken stays queued, and is claimed later as usual. (A result and its claim in one
+     * slot while this one's commit waits for the organization's lock, the result stays recorded and nothing of the
+     * claim is kept (its commit is refused): the job it had taken stays queued, and is claimed later as usual. (A result and its claim in one
      * transaction, undoing the claim alone with a savepoint, was tried against this test on 6 December; it did not
      * make the orchestration faster, see BENCHMARKS.md.)
      */
@@ -282,7 +281,10 @@ class QuotaTest {
             // another claim holds the organization's lock of concurrent jobs, and takes its slot before it lets go
             Future<?> other =
                     pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
-                        quotas.lock(org, Quota.CONCURRENT_JOBS);
+                        entityManager
+                                .createNativeQuery("select 1 from (select job_limits_lock(?1)) locked")
+                                .setParameter(1, org)
+                                .getSingleResult();
                         locked.countDown();
                         await(release);
                         entityManager
@@ -295,7 +297,7 @@ class QuotaTest {
                     }));
             assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Integer> reported = CompletableFuture.supplyAsync(() -> succeeded(s, first, true));
-            // the claim after the result took the runner's other job and waits for the lock
+            // the claim after the result took the runner's other job, and its commit waits for the lock
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (advisoryWaits() == 0) {
                 assertThat(System.nanoTime()).as("the claim waits for the lock").isLessThan(deadline);
@@ -325,6 +327,81 @@ class QuotaTest {
         Map<String, Object> next = s.runner.claim();
         assertThat(next).isNotNull();
         assertThat(RunnerDriver.resourceOf(next)).isEqualTo(looked);
+    }
+
+    /**
+     * The limits of running jobs are checked when a claim commits. Two claims of one organization each mark a job
+     * running while one place is left (of the organization's quota, or of a runner's slots): the one that commits first
+     * keeps its job; the other's commit is refused, and its job stays queued. Neither holds the organization's lock
+     * before its commit.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"organization", "runner"})
+    void ofTwoClaimsThatMarkedTheirJobsWhileOnePlaceWasLeftOnlyTheFirstToCommitKeepsIt(String limit) throws Exception {
+        Scenario s = new Scenario(3);
+        secondRunner(s, 5);
+        // the organization's quota is 1 and each runner has room for 3; or the runner (of a, b, c) has room for 1
+        manifest(s, "a", limit.equals("organization") ? "d" : "b");
+        String deployment = s.deploy();
+        String limits = limit.equals("organization") ? "3,1" : "1,5";
+        UUID first = jobOf(deployment, "app.a");
+        UUID second = jobOf(deployment, limit.equals("organization") ? "app.d" : "app.b");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        CountDownLatch marked = new CountDownLatch(1);
+        CountDownLatch commit = new CountDownLatch(1);
+        try {
+            Future<?> later =
+                    pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
+                        markRunning(second, limits);
+                        marked.countDown();
+                        await(commit);
+                    }));
+            assertThat(marked.await(10, TimeUnit.SECONDS)).isTrue();
+            QuarkusTransaction.requiringNew().run(() -> {
+                markRunning(first, limits);
+                assertThat(((Number) entityManager
+                                        .createNativeQuery("select count(*) from pg_locks where locktype = 'advisory'"
+                                                + " and pid = pg_backend_pid()")
+                                        .getSingleResult())
+                                .longValue())
+                        .as("a claim that marked its job holds no lock of its organization before it commits")
+                        .isZero();
+            });
+            commit.countDown();
+            assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+                    .as("the second commit, past the limit")
+                    .satisfies(e -> assertThat(JobLimits.refusedAtCommit(e)).isTrue());
+        } finally {
+            commit.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(jobAndNode(deployment, "app.a").get(0)).isEqualTo("running");
+        assertThat(jobAndNode(deployment, limit.equals("organization") ? "app.d" : "app.b")
+                        .get(0))
+                .as("the refused claim's job")
+                .isEqualTo("queued");
+    }
+
+    /** Marks a job running as a claim does, stating the limits it claims within. */
+    private void markRunning(UUID job, String limits) {
+        entityManager
+                .createNativeQuery("select set_config('polystack.claim_limits', ?1, true)")
+                .setParameter(1, limits)
+                .getSingleResult();
+        entityManager
+                .createNativeQuery("update job set status = 'running', lease_expires_at = now() + interval '1 hour'"
+                        + " where id = ?1 and status = 'queued'")
+                .setParameter(1, job)
+                .executeUpdate();
+    }
+
+    private UUID jobOf(String deployment, String resource) {
+        return QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select j.id from job j join deployment_node n on n.id = j.node_id"
+                        + " where j.deployment_id = ?1 and n.res_id = ?2")
+                .setParameter(1, UUID.fromString(deployment))
+                .setParameter(2, resource)
+                .getSingleResult());
     }
 
     private long advisoryWaits() {

@@ -1,10 +1,8 @@
 package dev.polystack.platform.runner;
 
-import dev.polystack.platform.common.sql.Statement;
-import dev.polystack.platform.quota.Quota;
-import dev.polystack.platform.quota.QuotaService;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
+import dev.polystack.platform.testing.Scenario;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -12,12 +10,8 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.createOrg;
@@ -32,9 +26,6 @@ class RunnerContactTest {
 
     @Inject
     RunnerService runners;
-
-    @Inject
-    QuotaService quotas;
 
     @Inject
     EntityManager entityManager;
@@ -68,68 +59,26 @@ class RunnerContactTest {
                 .isEqualTo("on");
     }
 
+    /** A claim that takes a job writes the contact in the statement that marks the job. */
     @Test
-    void aClaimWritesTheContactTakesItsOrganizationsLockAndCountsWhatTheLocksLastHolderCommitted() throws Exception {
-        String org = createOrg();
-        RunnerDriver.register(org, "claiming", 1);
-        RunnerDriver.register(org, "holding", 1);
-        UUID claiming = runnerId(org, "claiming");
-        UUID holding = runnerId(org, "holding");
-        UUID orgId = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
-                .createNativeQuery("select id from organization where slug = ?1")
-                .setParameter(1, org)
-                .getSingleResult());
-        // another claim of the organization holds its lock, and commits a change while this one waits for it
-        CountDownLatch held = new CountDownLatch(1);
-        ExecutorService other = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> holder =
-                    other.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
-                        quotas.lockedLimit(orgId, Quota.CONCURRENT_JOBS);
-                        entityManager
-                                .createNativeQuery("update runner set max_concurrent_jobs = 7 where id = ?1")
-                                .setParameter(1, holding)
-                                .executeUpdate();
-                        held.countDown();
-                        sleep(500);
-                    }));
-            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
-            QuarkusTransaction.requiringNew().run(() -> {
-                entityManager
+    void aClaimThatTakesAJobWritesTheContact() {
+        Scenario s = new Scenario(1);
+        s.manifest(Scenario.graph("a", List.of()));
+        s.deploy();
+        UUID id = runnerId(s.org, "r1");
+        QuarkusTransaction.requiringNew()
+                .run(() -> entityManager
                         .createNativeQuery("update runner set last_seen_at = null where id = ?1")
-                        .setParameter(1, claiming)
-                        .executeUpdate();
-                int changed = quotas.executeLockedAfter(
-                        runners.contact(claiming),
-                        orgId,
-                        Quota.CONCURRENT_JOBS,
-                        new Statement(
-                                "update runner set description = 'counted' where id = ?"
-                                        + " and (select max_concurrent_jobs from runner where id = ?) = 7",
-                                claiming,
-                                holding));
-                assertThat(changed)
-                        .as(
-                                "the last statement's snapshot was taken once the lock was held: it sees the holder's commit")
-                        .isEqualTo(1);
-                assertThat(entityManager
+                        .setParameter(1, id)
+                        .executeUpdate());
+        assertThat(s.runner.claim()).as("the job").isNotNull();
+        assertThat(QuarkusTransaction.requiringNew()
+                        .call(() -> entityManager
                                 .createNativeQuery("select last_seen_at from runner where id = ?1")
-                                .setParameter(1, claiming)
-                                .getSingleResult())
-                        .as("the contact was written")
-                        .isNotNull();
-                assertThat(((Number) entityManager
-                                        .createNativeQuery("select count(*) from pg_locks where locktype = 'advisory'"
-                                                + " and pid = pg_backend_pid() and granted")
-                                        .getSingleResult())
-                                .longValue())
-                        .as("the organization's lock is held until the transaction ends")
-                        .isEqualTo(1);
-            });
-            holder.get(30, TimeUnit.SECONDS);
-        } finally {
-            other.shutdownNow();
-        }
+                                .setParameter(1, id)
+                                .getSingleResult()))
+                .as("the contact, written by the claim")
+                .isNotNull();
     }
 
     private UUID runnerId(String org, String slug) {
@@ -139,15 +88,6 @@ class RunnerContactTest {
                 .setParameter(1, org)
                 .setParameter(2, slug)
                 .getSingleResult());
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** synchronous_commit in a transaction after the runner's contact was made due and written. */

@@ -130,12 +130,16 @@ public final class InTransaction {
         });
     }
 
-    /** Runs the statements, writes whose results are not needed, in one round trip; none, in none. */
-    public static void executeAll(EntityManager entityManager, List<Statement> statements) {
-        if (!statements.isEmpty()) {
-            Statement all = together(statements, null);
-            executeInOneRoundTrip(entityManager, all.sql(), all.parameters());
+    /**
+     * Runs the statements, writes whose results are not needed, in one round trip; none, in none. Returns the rows
+     * the last one changed (0 for none).
+     */
+    public static int executeAll(EntityManager entityManager, List<Statement> statements) {
+        if (statements.isEmpty()) {
+            return 0;
         }
+        Statement all = together(statements, null);
+        return executeInOneRoundTrip(entityManager, all.sql(), all.parameters());
     }
 
     /** The statements as one text of statements separated by semicolons, with their parameters in order. */

@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A result that asks for the next job used to record the result, commit, and only then claim: two transactions
  * one after the other, about twenty statements, all of them time between a slot's jobs. The claim's reads (the
- * queued job, its node, its inputs, its payload) do not need the result stored (only the first look's counts do, and
- * they allow for the reported job), so they run beside it, on a thread of their own and in a transaction of their
- * own. Only the claim's last step, which counts the running jobs and marks the job claimed, waits for the result's
- * commit ({@link JobService#tryClaimBeside}). A result that is refused keeps the claim from keeping anything, the
+ * queued job, its node, its inputs, its payload) and its writes (the node started, the job marked) do not need the
+ * result stored (only the first look's counts do, and they allow for the reported job), so they run beside it, on a
+ * thread of their own and in a transaction of their own. Only the claim's commit, which counts the running jobs, waits
+ * for the result's commit ({@link JobService#tryClaimBeside}). A result that is refused keeps the claim from keeping anything, the
  * nodes it failed on the way included.
  *
  * <p>While it waits, the claim holds its job's and its node's row locks and a connection: for as long as the

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
+import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.deployment.logs.LogBatch;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.logs.Masker;
@@ -143,8 +144,16 @@ public class JobService implements StateCredentials {
                 .register(meters);
     }
 
-    /** What a claim gave: a job or none, and the nodes it failed on the way, whose deployments must advance. */
-    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {}
+    /**
+     * What a claim gave: a job or none, the nodes it failed on the way, whose deployments must advance, and when its
+     * job was queued (null without one).
+     */
+    public record Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed, Instant queuedAt) {
+        /** A claim that took no job. */
+        Claim(Optional<ClaimedJob> job, List<DeploymentEngine.Ended> failed) {
+            this(job, failed, null);
+        }
+    }
 
     /**
      * Whether any job is queued for the runner, its contact written in the same statement (as an idle look writes
@@ -162,29 +171,43 @@ public class JobService implements StateCredentials {
 
     /**
      * Claims the runner's oldest queued job, unless it already runs as many as it may. The job's row is
-     * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, and
-     * its payload read; only the last step, counting the runner's and the organization's running jobs and
-     * marking this one claimed (one statement), is serialised per organization, on its lock of concurrent jobs,
-     * so that the slots of one runner do not wait for each other's reads; a claim that finds a limit reached
-     * keeps nothing. The node's resolution and its start are one update, written before the lock is taken. A
-     * node whose inputs cannot be resolved fails here, and the next job is tried.
+     * taken first (claims skip each other's jobs), its node resolved when that was left to the claim, its payload
+     * read, and the job marked running. The limits of running jobs (the runner's and its organization's) are checked
+     * exactly when the claim commits, by the database ({@link JobLimits}): claims of one organization wait for each
+     * other's commits only. A claim whose commit a limit refuses keeps nothing. A node whose inputs cannot be
+     * resolved fails here, and the next job is tried.
      */
-    @Transactional
     public Claim tryClaim(RunnerCaller runner, URI baseUri) {
-        return claim(runner, baseUri, null);
+        return committed(runner, baseUri, null);
     }
 
     /**
      * A claim made beside the result of one of the runner's jobs, while that result is being recorded in another
-     * transaction: it finds and prepares the next job as {@link #tryClaim} does, then waits for {@code resultStored}
-     * before the step that counts the running jobs and marks the job claimed. So the counts see the reported job
-     * ended, and the limits hold as exactly as when the claim came after the result. When the result was not stored
-     * (refused, or failed), or not within {@link #RESULT_WAIT}, the claim keeps nothing. Its first look counts the
-     * reported job as ended already.
+     * transaction: it finds, prepares and marks the next job as {@link #tryClaim} does, then waits for {@code
+     * resultStored} before it commits. So the counts made at its commit see the reported job ended, and the limits
+     * hold as exactly as when the claim came after the result. When the result was not stored (refused, or failed),
+     * or not within {@link #RESULT_WAIT}, the claim keeps nothing. Its first look counts the reported job as ended
+     * already.
      */
-    @Transactional
     public Claim tryClaimBeside(RunnerCaller runner, URI baseUri, Future<Boolean> resultStored) {
-        return claim(runner, baseUri, resultStored);
+        return committed(runner, baseUri, resultStored);
+    }
+
+    /** A claim in a transaction of its own, once committed; a commit the limits refused is a claim of nothing. */
+    private Claim committed(RunnerCaller runner, URI baseUri, Future<Boolean> resultStored) {
+        Claim claim;
+        try {
+            claim = QuarkusTransaction.requiringNew().call(() -> claim(runner, baseUri, resultStored));
+        } catch (RuntimeException e) {
+            if (!JobLimits.refusedAtCommit(e)) {
+                throw e;
+            }
+            // another claim took the last place between this one's look and its commit: the job waits for a slot
+            LOG.debugf("A claim of runner %s took no job: a limit of running jobs was reached at its commit", runner);
+            return new Claim(Optional.empty(), List.of());
+        }
+        claim.job().ifPresent(job -> pickupLatency.record(Duration.between(claim.queuedAt(), clock.instant())));
+        return claim;
     }
 
     /** How long a claim made beside a result waits for the result's transaction before it gives up. */
@@ -260,39 +283,35 @@ public class JobService implements StateCredentials {
             }
             String token = newToken();
             ClaimedJob payload = payload(job, node, resolved, lookups, org, environment, token, baseUri);
-            // the node's resolution and its start are one update, written before the lock below is taken
+            // the node's resolution and its start are one update; the runner's contact, the limits this claim is
+            // within and the job's mark are one statement. Both are written before a claim beside a result waits for
+            // it: once the result is stored, only the commit is left, and the limits are checked in it
             node.run(now);
             jobs.getEntityManager().flush();
-            // the limits hold exactly: claims of the organization's runners take its lock of concurrent jobs here,
-            // one at a time, and hold it for one statement, which counts and marks the job, and the commit. The
-            // runner's contact is written first, the lock taken next and the job marked last, in one round trip
+            int marked = InTransaction.executeAll(
+                    jobs.getEntityManager(),
+                    List.of(
+                            runners.contact(runner.runnerId()),
+                            JobRepository.markClaimed(
+                                    job.id(),
+                                    JobLimits.stated(
+                                            runner.maxConcurrentJobs(),
+                                            quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)),
+                                    hash(token),
+                                    now.plus(settings.lease()),
+                                    now)));
+            if (marked != 1) {
+                // the claim holds the job's row since its first look, when it was queued
+                throw new IllegalStateException("job " + job.id() + " was no longer queued when its claim marked it");
+            }
             if (resultStored != null && !stored(resultStored)) {
                 // the result that freed the slot was refused or not stored: nothing of this claim is kept
                 QuarkusTransaction.setRollbackOnly();
                 return new Claim(Optional.empty(), List.of());
             }
-            int organizationLimit = quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS);
-            if (quotas.executeLockedAfter(
-                            runners.contact(runner.runnerId()),
-                            job.orgId(),
-                            Quota.CONCURRENT_JOBS,
-                            JobRepository.claimWithin(
-                                    job.id(),
-                                    runner.runnerId(),
-                                    runner.maxConcurrentJobs(),
-                                    job.orgId(),
-                                    organizationLimit,
-                                    hash(token),
-                                    now.plus(settings.lease()),
-                                    now))
-                    != 1) {
-                // a limit is reached: nothing of this claim is kept (the job waits for a slot, and its deployment says
-                // so; a node that failed on the way fails again at the next claim)
-                QuarkusTransaction.setRollbackOnly();
-                return new Claim(Optional.empty(), List.of());
-            }
-            pickupLatency.record(Duration.between(job.createdAt(), now));
-            return new Claim(Optional.of(payload), failed);
+            // a limit reached by the time of the commit refuses it: nothing of this claim is kept (the job waits for a
+            // slot, and its deployment says so; a node that failed on the way fails again at the next claim)
+            return new Claim(Optional.of(payload), failed, job.createdAt());
         }
     }
 

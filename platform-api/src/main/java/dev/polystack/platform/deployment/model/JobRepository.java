@@ -78,9 +78,9 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     /**
      * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
      * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
-     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement:
-     * {@link #claimWithin} counts again under the organization's lock, which is what makes the limits exact. A
-     * plain statement: the claim marks the job with one of its own ({@link #claimWithin}), so the job is never
+     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement: the
+     * claim's commit counts again under the organization's lock ({@link #markClaimed}), which is what makes the limits
+     * exact. A plain statement: the claim marks the job with one of its own ({@link #markClaimed}), so the job is never
      * loaded as an entity on this path (a query of the persistence model hydrated one, and a native one is mapped
      * from the result set's metadata at every execution). It does not flush the session first: a caller that ended
      * a job through its entity flushes before it looks again.
@@ -114,27 +114,17 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     }
 
     /**
-     * The statement that marks a queued job running for its runner when the runner and its organization are below
-     * their limits of running jobs: the counts and the mark are one statement. The caller runs it holding the
-     * organization's lock of concurrent jobs, taken in an earlier statement so that this one's snapshot sees every
-     * claim committed before it. It changes no row when a limit is reached (the job stays queued). The entity of the
-     * job, if loaded, is not updated.
+     * The statement that marks a queued job running for its runner, and states the limits of running jobs its claim is
+     * within in the transaction's setting {@code polystack.claim_limits} ({@code JobLimits}): the database checks them
+     * when the transaction commits, and refuses the commit when one would be passed. The entity of the job, if loaded,
+     * is not updated.
      */
-    public static Statement claimWithin(
-            UUID jobId,
-            UUID runnerId,
-            int runnerLimit,
-            UUID orgId,
-            int organizationLimit,
-            byte[] tokenHash,
-            Instant leaseExpiresAt,
-            Instant now) {
-        return new Statement(
-                """
+    public static Statement markClaimed(
+            UUID jobId, String limits, byte[] tokenHash, Instant leaseExpiresAt, Instant now) {
+        return new Statement("""
                 update job set status = 'running', token_hash = ?, claimed_at = ?, heartbeat_at = ?, lease_expires_at = ?
-                where id = ? and status = 'queued'
-                  and (select count(*) from job where runner_id = ? and status = 'running') < ?
-                  and (select count(*) from job where org_id = ? and status = 'running') < ?""", tokenHash, now, now, leaseExpiresAt, jobId, runnerId, runnerLimit, orgId, organizationLimit);
+                from (select set_config('polystack.claim_limits', ?, true)) limits
+                where id = ? and status = 'queued'""", tokenHash, now, now, leaseExpiresAt, limits, jobId);
     }
 
     public Optional<Job> byTokenHash(byte[] hash) {
