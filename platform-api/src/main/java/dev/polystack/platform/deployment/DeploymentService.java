@@ -967,9 +967,8 @@ public class DeploymentService {
         return view(require(environment, id), environment, true);
     }
 
-    /** The deployment's status only; for waiting. */
+    /** Whether a deployment has ended, or waits for a person's approval (nothing happens until then); for waiting. */
     @Transactional
-    /** Whether a deployment has ended, or waits for a person's approval (nothing happens until then). */
     public boolean isSettled(OrgScope scope, String project, String env, UUID id) {
         DeploymentStatus status =
                 require(environments.reference(scope, project, env), id).status();
@@ -1019,7 +1018,7 @@ public class DeploymentService {
                     node.moduleVersion(),
                     node.runnerId() == null ? null : runners.slugOf(node.runnerId()),
                     deployment.id(),
-                    displayStatus(node),
+                    displayStatus(node.status()),
                     null,
                     null,
                     node.finishedAt(),
@@ -1161,12 +1160,12 @@ public class DeploymentService {
     }
 
     /** A node is shown as running while its current job is claimed. */
-    String displayStatus(DeploymentNode node) {
-        return node.status().wireName();
+    private static String displayStatus(NodeStatus status) {
+        return status.wireName();
     }
 
     DeploymentView view(Deployment deployment, EnvironmentRef environment, boolean withNodes) {
-        List<DeploymentNode> all = nodes.of(deployment.id());
+        List<NodeRepository.NodeSummary> all = nodes.summaries(deployment.id());
         Map<String, Integer> progress = new TreeMap<>();
         for (NodeStatus status : NodeStatus.values()) {
             progress.put(status.wireName(), 0);
@@ -1191,7 +1190,7 @@ public class DeploymentService {
                                 n.path(),
                                 n.operation().wireName(),
                                 n.action(),
-                                displayStatus(n),
+                                displayStatus(n.status()),
                                 n.moduleSlug(),
                                 n.moduleVersion(),
                                 runner,
@@ -1270,12 +1269,12 @@ public class DeploymentService {
     private static final int MAX_FAILURES_SHOWN = 10;
 
     /** The plan summaries its resources reported, summed; null while none did. */
-    private static DeploymentView.Changes changes(List<DeploymentNode> all) {
+    private static DeploymentView.Changes changes(List<NodeRepository.NodeSummary> all) {
         int add = 0;
         int change = 0;
         int destroy = 0;
         boolean reported = false;
-        for (DeploymentNode node : all) {
+        for (NodeRepository.NodeSummary node : all) {
             JsonNode summary = node.planSummary();
             if (summary != null && summary.isObject()) {
                 reported = true;
@@ -1288,7 +1287,7 @@ public class DeploymentService {
     }
 
     /** Its first few failed resources, each with the first line of its error ({@code progress.failed} counts them all). */
-    private static List<DeploymentView.Failure> failures(List<DeploymentNode> all) {
+    private static List<DeploymentView.Failure> failures(List<NodeRepository.NodeSummary> all) {
         return all.stream()
                 .filter(node -> node.status() == NodeStatus.FAILED)
                 .limit(MAX_FAILURES_SHOWN)

@@ -1,5 +1,8 @@
 package dev.polystack.platform.deployment.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
@@ -12,6 +15,8 @@ import org.hibernate.LockMode;
 import org.hibernate.Session;
 
 import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,6 +30,9 @@ import java.util.UUID;
 
 @ApplicationScoped
 public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
+
+    /** Reads stored JSON trees (plan summaries) as they are: no setting of the API's mapper applies to them. */
+    private static final ObjectMapper TREES = new ObjectMapper();
 
     public List<DeploymentNode> of(UUID deploymentId) {
         return list("deploymentId = ?1 order by resId, resType, resClass", deploymentId);
@@ -63,6 +71,69 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
                     (UUID) row[0], NodeStatus.fromWire((String) row[1]), NodeOperation.fromWire((String) row[2])));
         }
         return states;
+    }
+
+    /**
+     * What a deployment's view shows of each node, in the order of {@link #of}, read without loading the nodes as
+     * entities: their specs and sealed inputs, which a view does not show, are neither read nor parsed. Flushes the
+     * session first, so that a view made in the transaction that changed its nodes shows the changes.
+     */
+    public List<NodeSummary> summaries(UUID deploymentId) {
+        getEntityManager().flush();
+        return InTransaction.queryAll(
+                getEntityManager(),
+                """
+                select res_type, res_class, res_id, path, operation, action, status, module_slug, module_version,
+                       runner_id, attempt, plan_summary::text, error, queued_at, started_at, finished_at
+                from deployment_node where deployment_id = ? order by res_id, res_type, res_class""",
+                row -> new NodeSummary(
+                        new ResourceIdentity(row.getString(1), row.getString(2), row.getString(3)),
+                        row.getString(4),
+                        NodeOperation.fromWire(row.getString(5)),
+                        row.getString(6),
+                        NodeStatus.fromWire(row.getString(7)),
+                        row.getString(8),
+                        row.getObject(9, Integer.class),
+                        row.getObject(10, UUID.class),
+                        row.getInt(11),
+                        tree(row.getString(12)),
+                        row.getString(13),
+                        instant(row.getObject(14, OffsetDateTime.class)),
+                        instant(row.getObject(15, OffsetDateTime.class)),
+                        instant(row.getObject(16, OffsetDateTime.class))),
+                deploymentId);
+    }
+
+    /** A node as a deployment's view shows it ({@link #summaries}). */
+    public record NodeSummary(
+            ResourceIdentity identity,
+            String path,
+            NodeOperation operation,
+            String action,
+            NodeStatus status,
+            String moduleSlug,
+            Integer moduleVersion,
+            UUID runnerId,
+            int attempt,
+            JsonNode planSummary,
+            String error,
+            Instant queuedAt,
+            Instant startedAt,
+            Instant finishedAt) {}
+
+    private static JsonNode tree(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return TREES.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored plan summary is not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static Instant instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant();
     }
 
     /** A node's place in the graph and its status, which the engine updates as it acts on the node. */
