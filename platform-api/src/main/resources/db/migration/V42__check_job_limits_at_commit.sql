@@ -4,7 +4,8 @@
 -- trigger takes the organization's lock of running jobs, counts the running jobs of the runner and of the organization
 -- (each count with a snapshot taken once the lock is held, so it sees what every earlier holder committed) and refuses
 -- the commit when one passes its limit. The lock is released when the commit ends: claims of one organization wait for
--- each other's commits only, not for a round trip and a client's turn on a core (JobLimitsAtCommitTest).
+-- each other's commits only, not for a round trip and a client's turn on a core. A claim that would rather learn of a
+-- refusal before its commit sets the constraint immediate (QuotaTest, JobLimits).
 
 -- The organization's lock of running jobs: claims take it at commit; a test may hold it to stand for another claim.
 create function job_limits_lock(org uuid) returns void language sql volatile as $$

@@ -1159,7 +1159,7 @@ public class DeploymentService {
                         () -> PlatformException.notFound("deployment `" + id + "` of `" + environment.path() + "`"));
     }
 
-    /** A node is shown as running while its current job is claimed. */
+    /** How a node's status is shown: as it is stored (a node is running from its job's claim on). */
     private static String displayStatus(NodeStatus status) {
         return status.wireName();
     }

@@ -138,13 +138,16 @@ public class RunnerService {
     }
 
     /**
-     * The durable contact write of {@link #touch}, as a statement for a caller to run with another one of its own
-     * (a claim takes its organization's lock in the same round trip).
+     * The durable contact write of {@link #touch}, as a statement for a caller to run with another one of its own (a
+     * claim marks its job in the same round trip). It never waits for the runner's row: when another transaction holds
+     * it (a claim that writes the contact and waits for its result, or an edit of the runner), the contact is being
+     * written, or is due again at the runner's next call.
      */
     public Statement contact(UUID runnerId) {
         Instant now = clock.instant();
         return new Statement(
-                "update runner set last_seen_at = ? where id = ? and (last_seen_at is null or last_seen_at < ?)",
+                "update runner set last_seen_at = ? where id = (select id from runner where id = ?"
+                        + " and (last_seen_at is null or last_seen_at < ?) for no key update skip locked)",
                 now,
                 runnerId,
                 now.minus(seenResolution()));
@@ -158,7 +161,8 @@ public class RunnerService {
      */
     private static final String IDLE_CONTACT = "with lazily as (select set_config('synchronous_commit', 'off', true)),"
             + " touched as (update runner set last_seen_at = ? from lazily"
-            + " where id = ? and (last_seen_at is null or last_seen_at < ?) returning id) ";
+            + " where id = (select id from runner where id = ? and (last_seen_at is null or last_seen_at < ?)"
+            + " for no key update skip locked) returning runner.id) ";
 
     /**
      * An idle runner's contact, written as {@link #touchIdle} writes it, and the caller's read, in one statement on

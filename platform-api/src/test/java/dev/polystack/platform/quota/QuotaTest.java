@@ -278,7 +278,7 @@ class QuotaTest {
         CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            // another claim holds the organization's lock of concurrent jobs, and takes its slot before it lets go
+            // another claim holds the organization's lock of running jobs, and takes its slot before it lets go
             Future<?> other =
                     pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
                         entityManager
@@ -340,7 +340,7 @@ class QuotaTest {
     void ofTwoClaimsThatMarkedTheirJobsWhileOnePlaceWasLeftOnlyTheFirstToCommitKeepsIt(String limit) throws Exception {
         Scenario s = new Scenario(3);
         secondRunner(s, 5);
-        // the organization's quota is 1 and each runner has room for 3; or the runner (of a, b, c) has room for 1
+        // the claims state their limits: the organization's is 1 and each runner's 3; or the runner's (of a, b, c) 1
         manifest(s, "a", limit.equals("organization") ? "d" : "b");
         String deployment = s.deploy();
         String limits = limit.equals("organization") ? "3,1" : "1,5";
@@ -380,6 +380,71 @@ class QuotaTest {
                         .get(0))
                 .as("the refused claim's job")
                 .isEqualTo("queued");
+    }
+
+    /**
+     * A claim made without a result (a runner's long-poll, woken when a slot was freed) learns of a refusal before its
+     * commit: such claims come together and race for the same places, and a refused commit would cost the pool its
+     * connection. It waits for the organization's lock in the statement that marks its job, not in its commit, and
+     * keeps nothing when another claim took the last place first.
+     */
+    @Test
+    void aClaimWithoutAResultChecksTheLimitsBeforeItsCommitAndARefusalKeepsNothing() throws Exception {
+        Scenario s = new Scenario(3);
+        secondRunner(s, 1);
+        manifest(s, "a", "d");
+        String deployment = s.deploy();
+        UUID org = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select org_id from deployment where id = ?1")
+                .setParameter(1, UUID.fromString(deployment))
+                .getSingleResult());
+        UUID other = jobOf(deployment, "app.d");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            // another claim holds the organization's lock and takes its one place before it lets go
+            Future<?> holder =
+                    pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
+                        entityManager
+                                .createNativeQuery("select 1 from (select job_limits_lock(?1)) locked")
+                                .setParameter(1, org)
+                                .getSingleResult();
+                        locked.countDown();
+                        await(release);
+                        markRunning(other, "3,1");
+                    }));
+            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Map<String, Object>> claimed = CompletableFuture.supplyAsync(() -> s.runner.claim("0s"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (waitingToCheck() == 0) {
+                assertThat(System.nanoTime())
+                        .as("the claim waits for the lock in the statement that marks its job")
+                        .isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            release.countDown();
+            holder.get(10, TimeUnit.SECONDS);
+            assertThat(claimed.get(10, TimeUnit.SECONDS))
+                    .as("the refused claim's answer")
+                    .isNull();
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(jobAndNode(deployment, "app.a")).isEqualTo(List.of("queued", "queued"));
+        assertThat(jobAndNode(deployment, "app.d").get(0)).isEqualTo("running");
+    }
+
+    /** Sessions that wait for a lock in the statement that marks a job running (and not in a commit). */
+    private long waitingToCheck() {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> ((Number) entityManager
+                                .createNativeQuery(
+                                        "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                                                + " and query like '%update job set status = ''running''%'")
+                                .getSingleResult())
+                        .longValue());
     }
 
     /** Marks a job running as a claim does, stating the limits it claims within. */

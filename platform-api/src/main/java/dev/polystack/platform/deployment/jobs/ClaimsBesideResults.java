@@ -22,13 +22,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * one after the other, about twenty statements, all of them time between a slot's jobs. The claim's reads (the
  * queued job, its node, its inputs, its payload) and its writes (the node started, the job marked) do not need the
  * result stored (only the first look's counts do, and they allow for the reported job), so they run beside it, on a
- * thread of their own and in a transaction of their own. Only the claim's commit, which counts the running jobs, waits
- * for the result's commit ({@link JobService#tryClaimBeside}). A result that is refused keeps the claim from keeping anything, the
- * nodes it failed on the way included.
+ * thread of their own and in a transaction of their own. Only the claim's commit, which counts the running jobs,
+ * waits for the result's commit ({@link JobService#tryClaimBeside}). A result that is refused keeps the claim from
+ * keeping anything, the nodes it failed on the way included.
  *
- * <p>While it waits, the claim holds its job's and its node's row locks and a connection: for as long as the
- * result's own transaction runs, and never more than {@link JobService#RESULT_WAIT}. The result's transaction takes
- * no lock a claim holds (it locks its own job and node, and writes rows no claim locks).
+ * <p>While it waits, the claim holds its job's and its node's row locks, its runner's row when it wrote the
+ * runner's contact, and a connection: for as long as the result's own transaction runs, and never more than {@link
+ * JobService#RESULT_WAIT}. The result's transaction takes no lock a claim holds (it locks its own job and node, and
+ * writes rows no claim locks), and contact writes skip a runner's row that another transaction holds.
  *
  * <p>The claim starts once the result's transaction holds its connection (its first statement locked the job), so
  * a full connection pool can delay a claim but never keep a result from its commit. When every thread here is busy,

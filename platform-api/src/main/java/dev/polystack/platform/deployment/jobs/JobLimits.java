@@ -15,6 +15,9 @@ import java.util.Set;
  */
 public final class JobLimits {
 
+    /** The deferred constraint trigger that checks the limits at commit, or earlier when a claim sets it immediate. */
+    static final String CONSTRAINT = "job_claimed_within_limits";
+
     /** The SQL state of a commit refused because it would pass a limit. */
     static final String REFUSED = "PSJ01";
 
@@ -29,8 +32,9 @@ public final class JobLimits {
     }
 
     /**
-     * Whether a failure is a commit the limits refused. The database's error reaches the caller wrapped by the
-     * transaction manager, as the cause or a suppressed exception of what it throws; every one is looked at.
+     * Whether a failure is a commit (or a check made before it) the limits refused. The database's error reaches the
+     * caller wrapped, by the transaction manager as the cause or a suppressed exception of what it throws, by
+     * Hibernate as a cause; every one is looked at.
      */
     public static boolean refusedAtCommit(Throwable failure) {
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());

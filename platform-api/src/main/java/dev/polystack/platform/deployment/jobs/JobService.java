@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.deployment.logs.LogBatch;
 import dev.polystack.platform.deployment.logs.LogService;
 import dev.polystack.platform.deployment.logs.Masker;
@@ -193,11 +194,16 @@ public class JobService implements StateCredentials {
         return committed(runner, baseUri, resultStored);
     }
 
-    /** A claim in a transaction of its own, once committed; a commit the limits refused is a claim of nothing. */
+    /**
+     * A claim in a transaction of its own, once committed. A claim undone (its result refused, or a limit reached at
+     * its check) or refused at its commit by the limits is a claim of nothing.
+     */
     private Claim committed(RunnerCaller runner, URI baseUri, Future<Boolean> resultStored) {
         Claim claim;
         try {
             claim = QuarkusTransaction.requiringNew().call(() -> claim(runner, baseUri, resultStored));
+        } catch (ClaimUndone e) {
+            return new Claim(Optional.empty(), List.of());
         } catch (RuntimeException e) {
             if (!JobLimits.refusedAtCommit(e)) {
                 throw e;
@@ -231,8 +237,7 @@ public class JobService implements StateCredentials {
             if (next.isEmpty()) {
                 if (!failed.isEmpty() && resultStored != null && !stored(resultStored)) {
                     // the nodes it failed on the way are kept only with the result that asked for this claim
-                    QuarkusTransaction.setRollbackOnly();
-                    return new Claim(Optional.empty(), List.of());
+                    throw new ClaimUndone();
                 }
                 if (failed.isEmpty()) {
                     runners.touchIdle(runner.runnerId());
@@ -283,35 +288,64 @@ public class JobService implements StateCredentials {
             }
             String token = newToken();
             ClaimedJob payload = payload(job, node, resolved, lookups, org, environment, token, baseUri);
-            // the node's resolution and its start are one update; the runner's contact, the limits this claim is
-            // within and the job's mark are one statement. Both are written before a claim beside a result waits for
-            // it: once the result is stored, only the commit is left, and the limits are checked in it
+            // the node's resolution and its start are one update; the runner's contact and the job's mark with the
+            // limits this claim is within follow in one round trip. All are written before a claim beside a result
+            // waits for it: once the result is stored, only the commit is left, and the limits are checked in it
             node.run(now);
             jobs.getEntityManager().flush();
-            int marked = InTransaction.executeAll(
-                    jobs.getEntityManager(),
-                    List.of(
-                            runners.contact(runner.runnerId()),
-                            JobRepository.markClaimed(
-                                    job.id(),
-                                    JobLimits.stated(
-                                            runner.maxConcurrentJobs(),
-                                            quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)),
-                                    hash(token),
-                                    now.plus(settings.lease()),
-                                    now)));
+            List<Statement> marking = new ArrayList<>();
+            marking.add(runners.contact(runner.runnerId()));
+            if (resultStored == null) {
+                marking.add(CHECK_LIMITS_AT_ONCE);
+            }
+            marking.add(JobRepository.markClaimed(
+                    job.id(),
+                    JobLimits.stated(runner.maxConcurrentJobs(), quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)),
+                    hash(token),
+                    now.plus(settings.lease()),
+                    now));
+            int marked;
+            try {
+                marked = InTransaction.executeAll(jobs.getEntityManager(), marking);
+            } catch (RuntimeException e) {
+                if (JobLimits.refusedAtCommit(e)) {
+                    throw new ClaimUndone();
+                }
+                throw e;
+            }
             if (marked != 1) {
                 // the claim holds the job's row since its first look, when it was queued
                 throw new IllegalStateException("job " + job.id() + " was no longer queued when its claim marked it");
             }
             if (resultStored != null && !stored(resultStored)) {
                 // the result that freed the slot was refused or not stored: nothing of this claim is kept
-                QuarkusTransaction.setRollbackOnly();
-                return new Claim(Optional.empty(), List.of());
+                throw new ClaimUndone();
             }
-            // a limit reached by the time of the commit refuses it: nothing of this claim is kept (the job waits for a
+            // a limit reached by the time of the check refuses it: nothing of this claim is kept (the job waits for a
             // slot, and its deployment says so; a node that failed on the way fails again at the next claim)
             return new Claim(Optional.of(payload), failed, job.createdAt());
+        }
+    }
+
+    /**
+     * Makes the limits of running jobs checked when the job is marked, not at the commit: for a claim that came with no
+     * result. Such claims come together (a slot freed in a full organization wakes every waiting one) and race for
+     * the same places, and a commit the check refuses costs the pool its connection (Agroal closes a connection whose
+     * commit failed). A refusal is then the marking statement's error, and the transaction is rolled back as usual;
+     * the organization's lock is held until the commit, a round trip more than when it is taken at the commit. A claim
+     * beside a result takes the place its result frees, and is refused at its commit only when a claim of another
+     * runner took that place first.
+     */
+    private static final Statement CHECK_LIMITS_AT_ONCE =
+            new Statement("set constraints " + JobLimits.CONSTRAINT + " immediate");
+
+    /**
+     * Undoes a claim: its transaction is rolled back, and it is a claim of nothing. Thrown where a claim ends without a
+     * job once it wrote something; a transaction marked for rollback alone would make the commit throw.
+     */
+    private static final class ClaimUndone extends RuntimeException {
+        ClaimUndone() {
+            super("the claim is undone", null, false, false);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.jobs;
 
+import dev.polystack.platform.runner.RunnerCaller;
 import dev.polystack.platform.testing.DeploymentTestProfile;
 import dev.polystack.platform.testing.PostgresResource;
 import dev.polystack.platform.testing.RunnerDriver;
@@ -15,10 +16,12 @@ import jakarta.persistence.EntityManager;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import static dev.polystack.platform.testing.Scenario.graph;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +40,9 @@ class ResultAndClaimTest {
 
     @Inject
     EntityManager entityManager;
+
+    @Inject
+    JobService jobService;
 
     @Test
     void aSucceededResultFreesTheStateLockItsJobLeftAndRecordsItsResource() {
@@ -166,6 +172,33 @@ class ResultAndClaimTest {
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> s.nodeStatuses(id).get(other).equals("queued")
                         && jobStatusOf(id, other).equals("queued"));
+    }
+
+    /**
+     * A claim made beside a result that was refused takes nothing and says so: it does not fail, and its job and node
+     * stay queued.
+     */
+    @Test
+    void aClaimBesideARefusedResultTakesNothingWithoutFailing() {
+        Scenario s = new Scenario(1);
+        s.manifest(graph("a", List.of()));
+        String id = s.deploy();
+        RunnerCaller runner = QuarkusTransaction.requiringNew().call(() -> {
+            Object[] row = (Object[]) entityManager
+                    .createNativeQuery("select o.id, r.id from runner r join organization o on o.id = r.org_id"
+                            + " where o.slug = ?1 and r.slug = 'r1'")
+                    .setParameter(1, s.org)
+                    .getSingleResult();
+            return new RunnerCaller((UUID) row[0], s.org, (UUID) row[1], "r1", 1);
+        });
+        JobService.Claim claim = jobService.tryClaimBeside(
+                runner, URI.create("http://localhost/"), CompletableFuture.completedFuture(false));
+        assertThat(claim.job())
+                .as("the job of a claim whose result was refused")
+                .isEmpty();
+        assertThat(claim.failed()).isEmpty();
+        assertThat(s.nodeStatuses(id).get("app.a")).isEqualTo("queued");
+        assertThat(jobStatusOf(id, "app.a")).isEqualTo("queued");
     }
 
     @Test
