@@ -270,32 +270,10 @@ class QuotaTest {
         assertThat(first).as("the organization's one slot").isNotNull();
         String ended = RunnerDriver.resourceOf(first);
         String looked = ended.equals("app.a") ? "app.b" : "app.a";
-        UUID org = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
-                .createNativeQuery("select org_id from deployment where id = ?1")
-                .setParameter(1, UUID.fromString(deployment))
-                .getSingleResult());
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            // another claim holds the organization's lock of running jobs, and takes its slot before it lets go
-            Future<?> other =
-                    pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
-                        entityManager
-                                .createNativeQuery("select 1 from (select job_limits_lock(?1)) locked")
-                                .setParameter(1, org)
-                                .getSingleResult();
-                        locked.countDown();
-                        await(release);
-                        entityManager
-                                .createNativeQuery(
-                                        "update job set status = 'running', lease_expires_at = now() + interval '1 hour'"
-                                                + " where deployment_id = ?1 and node_id in (select id from deployment_node"
-                                                + " where deployment_id = ?1 and res_id = 'app.d')")
-                                .setParameter(1, UUID.fromString(deployment))
-                                .executeUpdate();
-                    }));
-            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<?> other = anotherClaimHoldingTheLock(pool, deployment, release);
             CompletableFuture<Integer> reported = CompletableFuture.supplyAsync(() -> succeeded(s, first, true));
             // the claim after the result took the runner's other job, and its commit waits for the lock
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -394,27 +372,10 @@ class QuotaTest {
         secondRunner(s, 1);
         manifest(s, "a", "d");
         String deployment = s.deploy();
-        UUID org = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
-                .createNativeQuery("select org_id from deployment where id = ?1")
-                .setParameter(1, UUID.fromString(deployment))
-                .getSingleResult());
-        UUID other = jobOf(deployment, "app.d");
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            // another claim holds the organization's lock and takes its one place before it lets go
-            Future<?> holder =
-                    pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
-                        entityManager
-                                .createNativeQuery("select 1 from (select job_limits_lock(?1)) locked")
-                                .setParameter(1, org)
-                                .getSingleResult();
-                        locked.countDown();
-                        await(release);
-                        markRunning(other, "3,1");
-                    }));
-            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<?> holder = anotherClaimHoldingTheLock(pool, deployment, release);
             CompletableFuture<Map<String, Object>> claimed = CompletableFuture.supplyAsync(() -> s.runner.claim("0s"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (waitingToCheck() == 0) {
@@ -445,6 +406,34 @@ class QuotaTest {
                                                 + " and query like '%update job set status = ''running''%'")
                                 .getSingleResult())
                         .longValue());
+    }
+
+    /**
+     * Another claim of the deployment's organization, on {@code pool}: it holds the organization's lock of running
+     * jobs, and once {@code release} is counted down takes the organization's one place with the job of {@code app.d}
+     * before it lets go. Returns once it holds the lock.
+     */
+    private Future<?> anotherClaimHoldingTheLock(ExecutorService pool, String deployment, CountDownLatch release)
+            throws InterruptedException {
+        UUID org = QuarkusTransaction.requiringNew().call(() -> (UUID) entityManager
+                .createNativeQuery("select org_id from deployment where id = ?1")
+                .setParameter(1, UUID.fromString(deployment))
+                .getSingleResult());
+        UUID job = jobOf(deployment, "app.d");
+        CountDownLatch locked = new CountDownLatch(1);
+        Future<?> holder = pool.submit(() -> QuarkusTransaction.requiringNew().run(() -> {
+            entityManager
+                    .createNativeQuery("select 1 from (select job_limits_lock(?1)) locked")
+                    .setParameter(1, org)
+                    .getSingleResult();
+            locked.countDown();
+            await(release);
+            markRunning(job, "3,1");
+        }));
+        assertThat(locked.await(10, TimeUnit.SECONDS))
+                .as("the other claim holds the lock")
+                .isTrue();
+        return holder;
     }
 
     /** Marks a job running as a claim does, stating the limits it claims within. */

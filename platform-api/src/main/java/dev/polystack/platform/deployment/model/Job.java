@@ -135,21 +135,13 @@ public class Job {
         return tokenHash;
     }
 
-    /** Whether the job may still act: claimed, and its lease not expired. */
     public Instant createdAt() {
         return createdAt;
     }
 
+    /** Whether the job may still act: claimed, and its lease not expired. */
     public boolean holdsLease(Instant now) {
         return status == JobStatus.RUNNING && leaseExpiresAt != null && leaseExpiresAt.isAfter(now);
-    }
-
-    public void claim(byte[] tokenHash, Instant leaseExpiresAt, Instant now) {
-        moveTo(JobStatus.RUNNING);
-        this.tokenHash = tokenHash;
-        this.claimedAt = now;
-        this.heartbeatAt = now;
-        this.leaseExpiresAt = leaseExpiresAt;
     }
 
     public void heartbeat(Instant leaseExpiresAt, Instant now) {
