@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.SqlTimes;
 import dev.polystack.platform.common.sql.Statement;
 import dev.polystack.platform.crypto.SecretBox;
 import dev.polystack.rules.ResourceIdentity;
@@ -16,10 +17,8 @@ import org.hibernate.jpa.HibernateHints;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -102,7 +101,7 @@ public class ActiveResourceService {
                         outputs,
                         raw((String) row[7]),
                         ResourceDependency.read(json.readTree((String) row[8])),
-                        instant(row[9])));
+                        SqlTimes.instant(row[9])));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -113,16 +112,6 @@ public class ActiveResourceService {
     /** JSON the database holds, passed on as it is: a graph's answer writes it without reading it first. */
     private static JsonNode raw(String json) {
         return JsonNodeFactory.instance.rawValueNode(new RawValue(json));
-    }
-
-    private static Instant instant(Object value) {
-        if (value instanceof Instant instant) {
-            return instant;
-        }
-        if (value instanceof OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        return ((Timestamp) value).toInstant();
     }
 
     /** For an advance, which holds many nodes: see {@link ActiveResourceRepository#findWithoutFlush}. */

@@ -1,12 +1,11 @@
 package dev.polystack.platform.runner;
 
+import dev.polystack.platform.common.sql.SqlTimes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 
@@ -52,20 +51,7 @@ public class RunnerWorkload {
                         (String) row[3],
                         (String) row[4],
                         ((Number) row[5]).intValue(),
-                        instant(row[6])))
+                        SqlTimes.instant(row[6])))
                 .toList();
-    }
-
-    private static Instant instant(Object value) {
-        if (value instanceof Instant instant) {
-            return instant;
-        }
-        if (value instanceof OffsetDateTime time) {
-            return time.toInstant();
-        }
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toInstant();
-        }
-        return null;
     }
 }

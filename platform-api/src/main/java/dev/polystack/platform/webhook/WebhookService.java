@@ -3,6 +3,7 @@ package dev.polystack.platform.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
+import dev.polystack.platform.common.sql.SqlTimes;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
 import dev.polystack.platform.crypto.SecretBox;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -137,9 +137,9 @@ public class WebhookService {
                     ((Number) row[4]).intValue(),
                     row[5] == null ? null : ((Number) row[5]).intValue(),
                     (String) row[6],
-                    instant(row[7]),
-                    "pending".equals(row[3]) ? instant(row[8]) : null,
-                    instant(row[9])));
+                    SqlTimes.instant(row[7]),
+                    "pending".equals(row[3]) ? SqlTimes.instant(row[8]) : null,
+                    SqlTimes.instant(row[9])));
         }
         return Page.of(views, page.limit(), v -> v.createdAt() + "|" + v.id(), v -> v);
     }
@@ -232,21 +232,5 @@ public class WebhookService {
             throw PlatformException.notFound("webhook " + id);
         }
         return subscription;
-    }
-
-    private static Instant instant(Object value) {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Instant instant) {
-            return instant;
-        }
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toInstant();
-        }
-        if (value instanceof OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        throw new IllegalStateException("not a time: " + value.getClass());
     }
 }

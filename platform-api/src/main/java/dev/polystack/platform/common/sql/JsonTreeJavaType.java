@@ -61,6 +61,11 @@ public final class JsonTreeJavaType extends AbstractClassJavaType<JsonNode> {
 
     @Override
     public JsonNode fromString(CharSequence text) {
+        return parse(text);
+    }
+
+    /** A stored JSON value's text as a tree, as the column reads it: no setting of the API's mapper applies. */
+    public static JsonNode parse(CharSequence text) {
         try {
             return TREES.readTree(text.toString());
         } catch (JsonProcessingException e) {

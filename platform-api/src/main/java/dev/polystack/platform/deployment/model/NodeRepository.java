@@ -1,9 +1,9 @@
 package dev.polystack.platform.deployment.model;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.JsonTreeJavaType;
+import dev.polystack.platform.common.sql.SqlTimes;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
 import dev.polystack.rules.ResourceIdentity;
@@ -30,9 +30,6 @@ import java.util.UUID;
 
 @ApplicationScoped
 public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUID> {
-
-    /** Reads stored JSON trees (plan summaries) as they are: no setting of the API's mapper applies to them. */
-    private static final ObjectMapper TREES = new ObjectMapper();
 
     public List<DeploymentNode> of(UUID deploymentId) {
         return list("deploymentId = ?1 order by resId, resType, resClass", deploymentId);
@@ -96,11 +93,11 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
                         row.getObject(9, Integer.class),
                         row.getObject(10, UUID.class),
                         row.getInt(11),
-                        tree(row.getString(12)),
+                        row.getString(12) == null ? null : JsonTreeJavaType.parse(row.getString(12)),
                         row.getString(13),
-                        instant(row.getObject(14, OffsetDateTime.class)),
-                        instant(row.getObject(15, OffsetDateTime.class)),
-                        instant(row.getObject(16, OffsetDateTime.class))),
+                        SqlTimes.instant(row.getObject(14, OffsetDateTime.class)),
+                        SqlTimes.instant(row.getObject(15, OffsetDateTime.class)),
+                        SqlTimes.instant(row.getObject(16, OffsetDateTime.class))),
                 deploymentId);
     }
 
@@ -120,21 +117,6 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
             Instant queuedAt,
             Instant startedAt,
             Instant finishedAt) {}
-
-    private static JsonNode tree(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return TREES.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored plan summary is not JSON: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    private static Instant instant(OffsetDateTime time) {
-        return time == null ? null : time.toInstant();
-    }
 
     /** A node's place in the graph and its status, which the engine updates as it acts on the node. */
     public static final class NodeState {

@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.scheduling;
 
+import dev.polystack.platform.common.sql.SqlTimes;
 import dev.polystack.platform.envtype.CheckSchedule;
 import dev.polystack.platform.runner.RunnerService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,11 +8,9 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -86,7 +85,7 @@ public class EngineDiagnostics {
                     (String) r[6],
                     runners.statusOf((UUID) r[9]),
                     (String) r[7],
-                    instant(r[8])));
+                    SqlTimes.instant(r[8])));
         }
         List<EngineDiagnosticsView.Failure> recent;
         synchronized (failures) {
@@ -104,7 +103,7 @@ public class EngineDiagnostics {
                 .getResultList();
         List<EngineDiagnosticsView.CheckNotStarted> checksNotStarted = checkRows.stream()
                 .map(r -> new EngineDiagnosticsView.CheckNotStarted(
-                        (String) r[0], (String) r[1], (String) r[2], (String) r[3], instant(r[4])))
+                        (String) r[0], (String) r[1], (String) r[2], (String) r[3], SqlTimes.instant(r[4])))
                 .toList();
         return new EngineDiagnosticsView(stalled, longRunning, queues, waiting, recent, checksNotStarted);
     }
@@ -128,23 +127,10 @@ public class EngineDiagnostics {
                         (String) r[3],
                         (String) r[4],
                         (String) r[5],
-                        instant(r[6]),
-                        instant(r[7]),
+                        SqlTimes.instant(r[6]),
+                        SqlTimes.instant(r[7]),
                         (String) r[8],
-                        instant(r[9])))
+                        SqlTimes.instant(r[9])))
                 .toList();
-    }
-
-    private static Instant instant(Object value) {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Instant instant) {
-            return instant;
-        }
-        if (value instanceof OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        return ((Timestamp) value).toInstant();
     }
 }
