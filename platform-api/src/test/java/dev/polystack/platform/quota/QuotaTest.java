@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static dev.polystack.platform.testing.Api.admin;
 import static dev.polystack.platform.testing.Api.as;
@@ -372,38 +373,81 @@ class QuotaTest {
         secondRunner(s, 1);
         manifest(s, "a", "d");
         String deployment = s.deploy();
+        assertThat(claimWhileAnotherHoldsTheLock(s, deployment, () -> waitingToCheck() > 0))
+                .as("the refused claim's answer")
+                .isNull();
+        assertThat(jobAndNode(deployment, "app.a")).isEqualTo(List.of("queued", "queued"));
+        assertThat(jobAndNode(deployment, "app.d").get(0)).isEqualTo("running");
+    }
+
+    /**
+     * A claim made without a result while its runner and its organization have places enough (a runner's slots
+     * starting together) is checked at its commit: it does not take the organization's lock in the statement that
+     * marks its job and hold it through a round trip, so the claims of the organization do not queue behind it.
+     */
+    @Test
+    void aClaimWithoutAResultThatFindsPlacesEnoughIsCheckedAtItsCommit() throws Exception {
+        Scenario s = new Scenario(3);
+        secondRunner(s, 20);
+        manifest(s, "a", "d");
+        String deployment = s.deploy();
+        Map<String, Object> claimed = claimWhileAnotherHoldsTheLock(s, deployment, () -> {
+            assertThat(waitingToCheck())
+                    .as("sessions waiting for the lock in the statement that marks a job")
+                    .isZero();
+            return waitingToCommit() > 0;
+        });
+        assertThat(RunnerDriver.resourceOf(claimed))
+                .as("the claim, committed once the lock was released")
+                .isEqualTo("app.a");
+        assertThat(jobAndNode(deployment, "app.a")).isEqualTo(List.of("running", "running"));
+    }
+
+    /**
+     * A claim of {@code s}'s runner, made without a result while another claim holds the organization's lock
+     * ({@link #anotherClaimHoldingTheLock}), which is released once {@code waiting} says the claim waits where it
+     * should: the claim's answer.
+     */
+    private Map<String, Object> claimWhileAnotherHoldsTheLock(Scenario s, String deployment, BooleanSupplier waiting)
+            throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         CountDownLatch release = new CountDownLatch(1);
         try {
             Future<?> holder = anotherClaimHoldingTheLock(pool, deployment, release);
             CompletableFuture<Map<String, Object>> claimed = CompletableFuture.supplyAsync(() -> s.runner.claim("0s"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (waitingToCheck() == 0) {
+            while (!waiting.getAsBoolean()) {
                 assertThat(System.nanoTime())
-                        .as("the claim waits for the lock in the statement that marks its job")
+                        .as("the claim waits for the lock where it should")
                         .isLessThan(deadline);
                 Thread.sleep(20);
             }
             release.countDown();
             holder.get(10, TimeUnit.SECONDS);
-            assertThat(claimed.get(10, TimeUnit.SECONDS))
-                    .as("the refused claim's answer")
-                    .isNull();
+            return claimed.get(10, TimeUnit.SECONDS);
         } finally {
             release.countDown();
             pool.shutdownNow();
         }
-        assertThat(jobAndNode(deployment, "app.a")).isEqualTo(List.of("queued", "queued"));
-        assertThat(jobAndNode(deployment, "app.d").get(0)).isEqualTo("running");
+    }
+
+    /** Sessions that wait for a lock in their commit. */
+    private long waitingToCommit() {
+        return waitingForALock("upper(query) = 'COMMIT'");
     }
 
     /** Sessions that wait for a lock in the statement that marks a job running (and not in a commit). */
     private long waitingToCheck() {
+        return waitingForALock("query like '%update job set status = ''running''%'");
+    }
+
+    /** Sessions that wait for a lock in a statement that {@code statement} (a condition on its text) selects. */
+    private long waitingForALock(String statement) {
         return QuarkusTransaction.requiringNew()
                 .call(() -> ((Number) entityManager
                                 .createNativeQuery(
-                                        "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
-                                                + " and query like '%update job set status = ''running''%'")
+                                        "select count(*) from pg_stat_activity where wait_event_type = 'Lock'" + " and "
+                                                + statement)
                                 .getSingleResult())
                         .longValue());
     }

@@ -32,6 +32,16 @@ public final class JobLimits {
     }
 
     /**
+     * Whether a first look found a limit nearly reached: at most a quarter of its places free (one, for a limit under
+     * eight). A claim that came with no result then checks the limits when it marks its job, not at its commit: claims
+     * that race for the last places learn of a refusal before their commit, and claims with places enough do not hold
+     * the organization's lock through a round trip. Either way the check at the end is exact.
+     */
+    public static boolean nearlyReached(int running, int limit) {
+        return limit - running <= Math.max(1, limit / 4);
+    }
+
+    /**
      * Whether a failure is a commit (or a check made before it) the limits refused. The database's error reaches the
      * caller wrapped, by the transaction manager as the cause or a suppressed exception of what it throws, by
      * Hibernate as a cause; every one is looked at.

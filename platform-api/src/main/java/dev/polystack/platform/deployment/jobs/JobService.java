@@ -295,12 +295,15 @@ public class JobService implements StateCredentials {
             jobs.getEntityManager().flush();
             List<Statement> marking = new ArrayList<>();
             marking.add(runners.contact(runner.runnerId()));
-            if (resultStored == null) {
+            int organizationLimit = quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS);
+            if (resultStored == null
+                    && (JobLimits.nearlyReached(job.runnerRunning(), runner.maxConcurrentJobs())
+                            || JobLimits.nearlyReached(job.organizationRunning(), organizationLimit))) {
                 marking.add(CHECK_LIMITS_AT_ONCE);
             }
             marking.add(JobRepository.markClaimed(
                     job.id(),
-                    JobLimits.stated(runner.maxConcurrentJobs(), quotas.limit(job.orgId(), Quota.CONCURRENT_JOBS)),
+                    JobLimits.stated(runner.maxConcurrentJobs(), organizationLimit),
                     hash(token),
                     now.plus(settings.lease()),
                     now));
@@ -329,12 +332,14 @@ public class JobService implements StateCredentials {
 
     /**
      * Makes the limits of running jobs checked when the job is marked, not at the commit: for a claim that came with no
-     * result. Such claims come together (a slot freed in a full organization wakes every waiting one) and race for
-     * the same places, and a commit the check refuses costs the pool its connection (Agroal closes a connection whose
-     * commit failed). A refusal is then the marking statement's error, and the transaction is rolled back as usual;
-     * the organization's lock is held until the commit, a round trip more than when it is taken at the commit. A claim
-     * beside a result takes the place its result frees, and is refused at its commit only when a claim of another
-     * runner took that place first.
+     * result while its first look found few places left ({@link JobLimits#nearlyReached}). Such claims come together
+     * (a slot freed in a full organization wakes every waiting one) and race for the same places, and a commit the
+     * check refuses costs the pool its connection (Agroal closes a connection whose commit failed). A refusal is then
+     * the marking statement's error, and the transaction is rolled back as usual. The price: the organization's lock
+     * is held until the commit, a round trip more than when it is taken at the commit, and every other claim of the
+     * organization waits for it. So claims that find places enough (a runner's slots starting together, an
+     * organization far from its quota) are checked at their commit. A claim beside a result takes the place its result
+     * frees, and is refused at its commit only when a claim of another runner took that place first.
      */
     private static final Statement CHECK_LIMITS_AT_ONCE =
             new Statement("set constraints " + JobLimits.CONSTRAINT + " immediate");

@@ -71,16 +71,27 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                 .map(row -> new Reported((Job) row[0], (DeploymentNode) row[1], (Deployment) row[2], (String) row[3]));
     }
 
-    /** What a claim needs of the queued job it took, read without loading the job as an entity. */
+    /**
+     * What a claim needs of the queued job it took, read without loading the job as an entity, with the running jobs
+     * its first look counted: the runner's and its organization's.
+     */
     public record QueuedJob(
-            UUID id, UUID orgId, UUID deploymentId, UUID nodeId, int attempt, boolean planOnly, Instant createdAt) {}
+            UUID id,
+            UUID orgId,
+            UUID deploymentId,
+            UUID nodeId,
+            int attempt,
+            boolean planOnly,
+            Instant createdAt,
+            int runnerRunning,
+            int organizationRunning) {}
 
     /**
      * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
      * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
-     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement: the
-     * claim's commit counts again under the organization's lock ({@link #markClaimed}), which is what makes the limits
-     * exact. A plain statement: the claim marks the job with one of its own ({@link #markClaimed}), so the job is never
+     * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement, and come
+     * with the job: the claim's commit counts again under the organization's lock ({@link #markClaimed}), which is
+     * what makes the limits exact. (They are counted once, in a subquery the planner keeps as it is.) A plain statement: the claim marks the job with one of its own ({@link #markClaimed}), so the job is never
      * loaded as an entity on this path (a query of the persistence model hydrated one, and a native one is mapped
      * from the result set's metadata at every execution). It does not flush the session first: a caller that ended
      * a job through its entity flushes before it looks again.
@@ -89,13 +100,18 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
         return InTransaction.queryAll(
                         getEntityManager(),
                         """
-                        select id, org_id, deployment_id, node_id, attempt, plan_only, created_at from job
-                        where runner_id = ? and status = 'queued'
-                          and (select count(*) from job r where r.runner_id = ? and r.status = 'running') < ?
-                          and (select count(*) from job o where o.org_id = ? and o.status = 'running') < ?
-                        order by priority, created_at, id
+                        select j.id, j.org_id, j.deployment_id, j.node_id, j.attempt, j.plan_only, j.created_at,
+                          c.runner_running, c.org_running
+                        from job j,
+                          (select (select count(*) from job r where r.runner_id = ? and r.status = 'running')
+                                    as runner_running,
+                                  (select count(*) from job o where o.org_id = ? and o.status = 'running')
+                                    as org_running
+                           offset 0) c
+                        where j.runner_id = ? and j.status = 'queued' and c.runner_running < ? and c.org_running < ?
+                        order by j.priority, j.created_at, j.id
                         limit 1
-                        for update skip locked""",
+                        for update of j skip locked""",
                         row -> new QueuedJob(
                                 row.getObject(1, UUID.class),
                                 row.getObject(2, UUID.class),
@@ -103,11 +119,13 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
                                 row.getObject(4, UUID.class),
                                 row.getInt(5),
                                 row.getBoolean(6),
-                                row.getObject(7, OffsetDateTime.class).toInstant()),
+                                row.getObject(7, OffsetDateTime.class).toInstant(),
+                                row.getInt(8),
+                                row.getInt(9)),
                         runnerId,
+                        orgId,
                         runnerId,
                         runnerLimit,
-                        orgId,
                         organizationLimit)
                 .stream()
                 .findFirst();
