@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polystack.platform.common.problem.PlatformException;
 import dev.polystack.platform.common.problem.ProblemType;
 import dev.polystack.platform.common.sql.Autocommit;
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.platform.common.web.EntityTags;
 import dev.polystack.platform.common.web.Page;
 import dev.polystack.platform.common.web.PageRequest;
@@ -222,10 +223,10 @@ public class DeploymentService {
      * and nothing of it runs or waits; false otherwise, and then the caller leaves it alone.
      */
     private boolean lockIfIdle(UUID environmentId) {
-        boolean locked = !deployments
-                .getEntityManager()
-                .createNativeQuery(
+        boolean locked = !ScalarQueries.of(
+                        deployments.getEntityManager(),
                         "select id from environment where id = ?1 and status = 'active' for update skip locked",
+                        "id",
                         UUID.class)
                 .setParameter(1, environmentId)
                 .getResultList()
@@ -237,8 +238,8 @@ public class DeploymentService {
      * Whether the environment ?1 had a deployment that ended, or began and has not ended, after ?2: one probe of
      * {@code deployment_last_activity_idx} (V37), whose expression this repeats.
      */
-    static final String ACTIVE_SINCE =
-            "select exists (select 1 from deployment where environment_id = ?1 and coalesce(finished_at, created_at) > ?2)";
+    static final String ACTIVE_SINCE = "select exists (select 1 from deployment where environment_id = ?1"
+            + " and coalesce(finished_at, created_at) > ?2) as active";
 
     /** Who a scheduled check was created by ({@code created_by_name}; it has no {@code created_by}). */
     public static final String SCHEDULED_CHECK = "scheduled check";
@@ -254,9 +255,7 @@ public class DeploymentService {
             return false;
         }
         Instant since = now.minus(Duration.ofMinutes(schedule.intervalMinutes()));
-        boolean recent = (Boolean) deployments
-                .getEntityManager()
-                .createNativeQuery(ACTIVE_SINCE, Boolean.class)
+        boolean recent = ScalarQueries.of(deployments.getEntityManager(), ACTIVE_SINCE, "active", Boolean.class)
                 .setParameter(1, environmentId)
                 .setParameter(2, since)
                 .getSingleResult();
@@ -501,9 +500,11 @@ public class DeploymentService {
     }
 
     private UUID organizationOf(UUID environmentId) {
-        return (UUID) deployments
-                .getEntityManager()
-                .createNativeQuery("select org_id from environment where id = ?1", UUID.class)
+        return ScalarQueries.of(
+                        deployments.getEntityManager(),
+                        "select org_id from environment where id = ?1",
+                        "org_id",
+                        UUID.class)
                 .setParameter(1, environmentId)
                 .getSingleResult();
     }

@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.rules.ResourceIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -47,9 +48,7 @@ public class LatestNodeStatuses {
         int offset = 0;
         int page = FIRST_PAGE;
         while (statuses.size() < wanted.size()) {
-            @SuppressWarnings("unchecked")
-            List<UUID> newest = entityManager
-                    .createNativeQuery(NEWEST_DEPLOYMENTS, UUID.class)
+            List<UUID> newest = ScalarQueries.of(entityManager, NEWEST_DEPLOYMENTS, "id", UUID.class)
                     .setParameter(1, environmentId)
                     .setParameter(2, offset)
                     .setParameter(3, page)

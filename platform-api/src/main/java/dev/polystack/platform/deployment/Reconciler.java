@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment;
 
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.platform.deployment.scheduling.CheckFinished;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,12 +54,12 @@ public class Reconciler {
 
     /** Starts the reconciles of every environment with auto drift waiting; how many it started. */
     public int reconcileWaiting(Instant now) {
-        @SuppressWarnings("unchecked")
         List<UUID> environments = QuarkusTransaction.requiringNew()
-                .call(() -> entityManager
-                        .createNativeQuery(
+                .call(() -> ScalarQueries.of(
+                                entityManager,
                                 "select distinct w.environment_id from (" + DeploymentService.RECONCILE_WAITING
                                         + ") w limit 100",
+                                "environment_id",
                                 UUID.class)
                         .getResultList());
         int started = 0;

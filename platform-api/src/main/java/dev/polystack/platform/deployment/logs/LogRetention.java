@@ -1,5 +1,6 @@
 package dev.polystack.platform.deployment.logs;
 
+import dev.polystack.platform.common.sql.ScalarQueries;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -87,11 +88,9 @@ public class LogRetention {
     }
 
     private int removeChunk(Instant cutoff, Instant now, int chunk) {
-        @SuppressWarnings("unchecked")
-        List<UUID> ids = entityManager
-                .createNativeQuery("""
+        List<UUID> ids = ScalarQueries.of(entityManager, """
                         select id from deployment where logs_removed_at is null and finished_at is not null and finished_at < ?1
-                        order by finished_at limit ?2 for update skip locked""", UUID.class)
+                        order by finished_at limit ?2 for update skip locked""", "id", UUID.class)
                 .setParameter(1, cutoff)
                 .setParameter(2, chunk)
                 .getResultList();

@@ -1,6 +1,7 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.platform.common.web.PageRequest;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -120,12 +121,12 @@ public class DeploymentRepository implements PanacheRepositoryBase<Deployment, U
      * unfinished deployments holds only them, and a plan made for any statuses could not use it. Such a plan would
      * read every deployment there ever was; PostgreSQL avoided it by planning the statement anew at every sweep.
      */
-    @SuppressWarnings("unchecked")
     public List<UUID> unfinished(int limit) {
-        return getEntityManager()
-                .createNativeQuery(
+        return ScalarQueries.of(
+                        getEntityManager(),
                         "select id from deployment where status in (" + UNFINISHED_LITERALS + ")"
                                 + " order by created_at limit ?1",
+                        "id",
                         UUID.class)
                 .setParameter(1, limit)
                 .getResultList();

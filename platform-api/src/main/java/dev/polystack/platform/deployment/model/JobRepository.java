@@ -1,6 +1,7 @@
 package dev.polystack.platform.deployment.model;
 
 import dev.polystack.platform.common.sql.InTransaction;
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.platform.common.sql.Statement;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -154,12 +155,12 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
      * index of the leases holds the running jobs only, and a plan made for any status could not use it. Such a plan
      * would read every job there ever was; PostgreSQL avoided it by planning the statement anew at every sweep.
      */
-    @SuppressWarnings("unchecked")
     public List<UUID> expired(Instant now, int limit) {
-        return getEntityManager()
-                .createNativeQuery(
+        return ScalarQueries.of(
+                        getEntityManager(),
                         "select id from job where status = 'running' and lease_expires_at < ?1"
                                 + " order by lease_expires_at limit ?2",
+                        "id",
                         UUID.class)
                 .setParameter(1, now)
                 .setParameter(2, limit)
@@ -171,12 +172,10 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
     }
 
     /** Cancels the not yet claimed jobs of a deployment; returns their nodes. */
-    @SuppressWarnings("unchecked")
     public List<UUID> cancelQueued(UUID deploymentId, Instant now) {
-        return getEntityManager()
-                .createNativeQuery("""
+        return ScalarQueries.of(getEntityManager(), """
                         update job set status = 'cancelled', finished_at = ?2
-                        where deployment_id = ?1 and status = 'queued' returning node_id""", UUID.class)
+                        where deployment_id = ?1 and status = 'queued' returning node_id""", "node_id", UUID.class)
                 .setParameter(1, deploymentId)
                 .setParameter(2, now)
                 .getResultList();

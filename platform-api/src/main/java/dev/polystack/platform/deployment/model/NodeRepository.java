@@ -3,6 +3,7 @@ package dev.polystack.platform.deployment.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.polystack.platform.common.sql.InTransaction;
 import dev.polystack.platform.common.sql.JsonTreeJavaType;
+import dev.polystack.platform.common.sql.ScalarQueries;
 import dev.polystack.platform.common.sql.SqlTimes;
 import dev.polystack.platform.environment.EnvironmentService.EnvironmentRef;
 import dev.polystack.platform.environment.EnvironmentStatus;
@@ -200,11 +201,11 @@ public class NodeRepository implements PanacheRepositoryBase<DeploymentNode, UUI
             return false;
         }
         getEntityManager().flush();
-        return getEntityManager()
-                .unwrap(Session.class)
-                .createNativeQuery(
+        return ScalarQueries.of(
+                        getEntityManager(),
                         "select exists (select 1 from deployment_node where id = any(:ids)"
-                                + " and status in ('pending', 'queued', 'running'))",
+                                + " and status in ('pending', 'queued', 'running')) as unfinished",
+                        "unfinished",
                         Boolean.class)
                 .setHibernateFlushMode(FlushMode.MANUAL)
                 .setParameter("ids", ids.toArray(new UUID[0]))
