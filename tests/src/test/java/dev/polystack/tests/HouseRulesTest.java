@@ -68,6 +68,51 @@ class HouseRulesTest {
         assertThat(qualified).as("fully qualified names in main code").isEmpty();
     }
 
+    /**
+     * A native query that names a basic type as its result class ({@code createNativeQuery(sql, UUID.class)}) gets a
+     * result builder without equality from Hibernate: its plan is never found in the cache of query plans again, and
+     * every execution adds one (BENCHMARKS.md, the thirty-ninth look). Such queries use {@code ScalarQueries.of}.
+     */
+    @Test
+    void noNativeQueryNamesABasicTypeAsItsResultClass() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path file : files("glob:**/src/main/java/**/*.java")) {
+            found.addAll(basicResultClasses(String.join("\n", lines(file))).stream()
+                    .map(call -> REPOSITORY.relativize(file) + ": " + call)
+                    .toList());
+        }
+        assertThat(found)
+                .as("native queries with a basic type as their result class")
+                .isEmpty();
+    }
+
+    /** A call of {@code createNativeQuery}, its arguments holding up to two levels of parentheses. */
+    private static final Pattern NATIVE_QUERY =
+            Pattern.compile("createNativeQuery\\(((?:[^()]|\\((?:[^()]|\\([^()]*\\))*\\))*)\\)");
+
+    /** Text blocks, string literals and comments, whichever starts first. */
+    private static final Pattern LITERALS_AND_COMMENTS =
+            Pattern.compile("(?s)\"\"\".*?\"\"\"|\"(\\\\.|[^\"\\\\\\n])*\"|/\\*.*?\\*/|//[^\\n]*");
+
+    private static final Pattern BASIC_RESULT_CLASS = Pattern.compile(
+            ",\\s*(UUID|Boolean|String|Long|Integer|Short|Double|BigDecimal|Instant|OffsetDateTime|byte\\[\\])\\.class\\s*$");
+
+    /** The calls in {@code source} that name a basic type as the query's result class. */
+    static List<String> basicResultClasses(String source) {
+        // string literals and text blocks hold SQL, whose parentheses are not the call's; comments hold no calls
+        String code = LITERALS_AND_COMMENTS
+                .matcher(source)
+                .replaceAll(token -> token.group().startsWith("/") ? " " : "\"\"");
+        List<String> calls = new ArrayList<>();
+        var matcher = NATIVE_QUERY.matcher(code);
+        while (matcher.find()) {
+            if (BASIC_RESULT_CLASS.matcher(matcher.group(1)).find()) {
+                calls.add(matcher.group().replaceAll("\\s+", " "));
+            }
+        }
+        return calls;
+    }
+
     @Test
     void theRulesSeeWhatTheyShouldSee() throws IOException {
         // the globs above must find the sources, or the rules pass on nothing
@@ -82,6 +127,19 @@ class HouseRulesTest {
                 .isTrue();
         assertThat(QUALIFIED.matcher("    private static final Logger LOG;").find())
                 .isFalse();
+        assertThat(basicResultClasses("em.createNativeQuery(\"select id from job where (a) = (b)\",\n UUID.class)"))
+                .hasSize(1);
+        assertThat(basicResultClasses("em.createNativeQuery(\"\"\"\n select exists (select 1)\"\"\", Boolean.class)"))
+                .hasSize(1);
+        assertThat(basicResultClasses(
+                        "/** {@code createNativeQuery(sql, UUID.class)} */ // createNativeQuery(s, UUID.class)"))
+                .isEmpty();
+        assertThat(basicResultClasses("em.createNativeQuery(\"a // b /* c\", UUID.class)"))
+                .hasSize(1);
+        assertThat(basicResultClasses("em.createNativeQuery(sql(\"x\", y), Deployment.class)"))
+                .isEmpty();
+        assertThat(basicResultClasses("em.createNativeQuery(\"select id from job\").addScalar(\"id\", UUID.class)"))
+                .isEmpty();
     }
 
     /**
