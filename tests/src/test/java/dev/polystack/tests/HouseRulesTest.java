@@ -94,8 +94,10 @@ class HouseRulesTest {
     private static final Pattern LITERALS_AND_COMMENTS =
             Pattern.compile("(?s)\"\"\".*?\"\"\"|\"(\\\\.|[^\"\\\\\\n])*\"|/\\*.*?\\*/|//[^\\n]*");
 
-    private static final Pattern BASIC_RESULT_CLASS = Pattern.compile(
-            ",\\s*(UUID|Boolean|String|Long|Integer|Short|Double|BigDecimal|Instant|OffsetDateTime|byte\\[\\])\\.class\\s*$");
+    /** The last argument of a call, when it is a basic type's class. */
+    private static final Pattern BASIC_RESULT_CLASS =
+            Pattern.compile(",\\s*(UUID|Boolean|String|Long|Integer|Short|Double"
+                    + "|BigDecimal|Instant|OffsetDateTime|byte\\[\\])\\.class\\s*$");
 
     /** The calls in {@code source} that name a basic type as the query's result class. */
     static List<String> basicResultClasses(String source) {

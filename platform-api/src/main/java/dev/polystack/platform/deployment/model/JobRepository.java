@@ -91,11 +91,12 @@ public class JobRepository implements PanacheRepositoryBase<Job, UUID> {
      * The oldest queued job of a runner that no other transaction is claiming right now, locked, when the runner
      * and its organization run fewer jobs than their limits: a runner at a limit has nothing to claim, and its
      * claim does not resolve a job's inputs for nothing. The counts are a first look, in the same statement, and come
-     * with the job: the claim's commit counts again under the organization's lock ({@link #markClaimed}), which is
-     * what makes the limits exact. (They are counted once, in a subquery the planner keeps as it is.) A plain statement: the claim marks the job with one of its own ({@link #markClaimed}), so the job is never
-     * loaded as an entity on this path (a query of the persistence model hydrated one, and a native one is mapped
-     * from the result set's metadata at every execution). It does not flush the session first: a caller that ended
-     * a job through its entity flushes before it looks again.
+     * with the job (counted once, in a subquery the planner keeps as it is): the claim's commit counts again under the
+     * organization's lock ({@link #markClaimed}), which is what makes the limits exact. A plain statement: the claim
+     * marks the job with one of its own ({@link #markClaimed}), so the job is never loaded as an entity on this path
+     * (a query of the persistence model hydrated one, and a native one is mapped from the result set's metadata at
+     * every execution). It does not flush the session first: a caller that ended a job through its entity flushes
+     * before it looks again.
      */
     public Optional<QueuedJob> nextQueued(UUID runnerId, int runnerLimit, UUID orgId, int organizationLimit) {
         return InTransaction.queryAll(
