@@ -46,6 +46,41 @@ final class Orchestrations extends BenchmarkPart {
     /** The most warm-up runs {@code settled} makes (about 12 s each). */
     static final int MOST_WARMUPS = 40;
 
+    /** The fewest warm-up runs whose last ones are averaged ({@link #warmupMean}). */
+    static final int AVERAGED_FROM = 6;
+
+    /**
+     * The mean ratio of the later half of the warm-up runs (at most the last ten): one orchestration's ratio moves
+     * by up to 0.2 between runs of one build on this machine, a mean of several by a few hundredths. It tells two
+     * builds apart where the single measured run cannot. Not the target's figure: that stays the measured run.
+     */
+    void warmupMean(List<Double> ratios) {
+        List<Double> later = averaged(ratios);
+        if (later.isEmpty()) {
+            return;
+        }
+        double mean = later.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double low = later.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double high = later.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        report.put(
+                "orchestration_warmup_ratio",
+                Map.of("runs", later.size(), "mean", round(mean), "min", round(low), "max", round(high)));
+        row(
+                "overhead",
+                "mean ratio of the last " + later.size() + " warm-up runs",
+                String.format("%.3f", mean),
+                String.format(
+                        "from %.3f to %.3f (not the target's figure: that is the measured run below)", low, high));
+    }
+
+    /** The warm-up runs {@link #warmupMean} averages: the later half, at most the last ten; none of fewer than six. */
+    static List<Double> averaged(List<Double> ratios) {
+        if (ratios.size() < AVERAGED_FROM) {
+            return List.of();
+        }
+        return ratios.subList(Math.max(ratios.size() / 2, ratios.size() - 10), ratios.size());
+    }
+
     /** CPU seconds of the JIT compiler threads between two {@link Figures#threadCpu} readings. */
     static double compilerSeconds(Map<String, Double> before, Map<String, Double> after) {
         return Figures.threadCpuBetween(before, after).entrySet().stream()
@@ -78,6 +113,7 @@ final class Orchestrations extends BenchmarkPart {
         }
         int most = untilSettled ? MOST_WARMUPS : Integer.parseInt(warmups);
         int ran = 0;
+        List<Double> warmupRatios = new ArrayList<>();
         double compilers = Double.NaN;
         int calm = 0;
         for (int w = 0; w < most; w++) {
@@ -90,6 +126,7 @@ final class Orchestrations extends BenchmarkPart {
                 compilers = compilerSeconds(before, threadCpu(platform.pid()));
                 cold = cold == null ? run : cold;
                 ran++;
+                warmupRatios.add(run.makespan() / bound);
                 System.out.printf(
                         "overhead warm-up %d: makespan %.2f s, control plane CPU %.1f s, of it the JIT compilers %.1f s%n",
                         w, run.makespan(), run.cpu()[0], compilers);
@@ -121,6 +158,7 @@ final class Orchestrations extends BenchmarkPart {
                             ? String.format("the last took %.2f s", compilers)
                             : String.format("NOT settled after %d: the last took %.2f s", ran, compilers));
         }
+        warmupMean(warmupRatios);
         if (cold != null) { // -Dbench.warmups=0: the measured run is the cold one
             row(
                     "overhead",
