@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
@@ -59,18 +60,26 @@ final class Orchestrations extends BenchmarkPart {
         if (later.isEmpty()) {
             return;
         }
-        double mean = later.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double low = later.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        double high = later.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        DoubleSummaryStatistics stats =
+                later.stream().mapToDouble(Double::doubleValue).summaryStatistics();
         report.put(
                 "orchestration_warmup_ratio",
-                Map.of("runs", later.size(), "mean", round(mean), "min", round(low), "max", round(high)));
+                Map.of(
+                        "runs",
+                        later.size(),
+                        "mean",
+                        round(stats.getAverage()),
+                        "min",
+                        round(stats.getMin()),
+                        "max",
+                        round(stats.getMax())));
         row(
                 "overhead",
                 "mean ratio of the last " + later.size() + " warm-up runs",
-                String.format("%.3f", mean),
+                String.format("%.3f", stats.getAverage()),
                 String.format(
-                        "from %.3f to %.3f (not the target's figure: that is the measured run below)", low, high));
+                        "from %.3f to %.3f (not the target's figure: that is the measured run below)",
+                        stats.getMin(), stats.getMax()));
     }
 
     /** The warm-up runs {@link #warmupMean} averages: the later half, at most the last ten; none of fewer than six. */

@@ -9,7 +9,10 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The harness's arithmetic (per-thread CPU, the warm-ups averaged), on readings made up for the purpose rather than read from /proc. */
+/**
+ * The harness's arithmetic (per-thread CPU, the warm-up runs averaged), on readings made up for the purpose rather than
+ * read from /proc.
+ */
 class ThreadCpuTest {
 
     @Test
