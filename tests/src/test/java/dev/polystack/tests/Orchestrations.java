@@ -47,6 +47,17 @@ final class Orchestrations extends BenchmarkPart {
     /** The most warm-up runs {@code settled} makes (about 12 s each). */
     static final int MOST_WARMUPS = 40;
 
+    /** Issue 13's target for the 500-node orchestration: makespan ÷ bound at most this. */
+    static final double TARGET_RATIO = 1.10;
+
+    /** {@code -Dbench.measured}: how many measured runs, one after another (at least one). */
+    static int measuredRuns(String asked) {
+        if (!asked.matches("[1-9][0-9]*")) {
+            throw new IllegalArgumentException("-Dbench.measured is a number of runs, 1 or more, not `" + asked + "`");
+        }
+        return Integer.parseInt(asked);
+    }
+
     /** The fewest warm-up runs whose last ones are averaged ({@link #warmupMean}). */
     static final int AVERAGED_FROM = 6;
 
@@ -121,6 +132,8 @@ final class Orchestrations extends BenchmarkPart {
                     "-Dbench.warmups is a number of runs or `" + SETTLED + "`, not `" + warmups + "`");
         }
         int most = untilSettled ? MOST_WARMUPS : Integer.parseInt(warmups);
+        // read before the warm-ups: a mistyped value fails at once, not after them
+        int measuredRuns = measuredRuns(System.getProperty("bench.measured", "1"));
         int ran = 0;
         List<Double> warmupRatios = new ArrayList<>();
         double compilers = Double.NaN;
@@ -177,6 +190,24 @@ final class Orchestrations extends BenchmarkPart {
                             "ratio %.3f; the create call took %.2f s; control plane CPU %.1f s",
                             cold.makespan() / bound, cold.creation(), cold.cpu()[0]));
         }
+        // -Dbench.measured=N: N measured runs one after another (issue 13's target is three in a row); all but the last
+        // in environments of their own, the last in `overhead` with every figure of a measured run
+        List<Double> measured = new ArrayList<>();
+        for (int m = 1; m < measuredRuns; m++) {
+            String env = "overhead-measured-" + m;
+            try (ProtocolRunner runner =
+                    runnerFor(polystack, env, "pool-measured-" + m, slots, Duration.ofMillis(jobMillis))) {
+                polystack.manifest(env, manifest.toString());
+                Orchestration run = orchestrate(platform, env);
+                measured.add(run.makespan() / bound);
+                row(
+                        "overhead",
+                        "measured run " + m + " of " + measuredRuns + ": makespan",
+                        String.format("%.2f s", run.makespan()),
+                        String.format(
+                                "ratio %.3f; the create call took %.2f s", run.makespan() / bound, run.creation()));
+            }
+        }
         try (ProtocolRunner runner = runnerFor(polystack, "overhead", "pool", slots, Duration.ofMillis(jobMillis))) {
             polystack.manifest("overhead", manifest.toString());
             Map<String, Double> threadsBefore = threadCpu(platform.pid());
@@ -184,6 +215,7 @@ final class Orchestrations extends BenchmarkPart {
             Map<String, Double> threadsAfter = threadCpu(platform.pid());
             String byThread = Figures.cpuByThread(threadsBefore, threadsAfter);
             double ratio = warm.makespan() / bound;
+            measured.add(ratio);
             report.put(
                     "orchestration",
                     Map.of(
@@ -222,8 +254,8 @@ final class Orchestrations extends BenchmarkPart {
                     "500 nodes (5×100, 3 deps each), 20 slots, 200 ms jobs: makespan",
                     String.format("%.2f s", warm.makespan()),
                     String.format(
-                            "bound %.2f s, ratio %.3f (target < 1.10: %s); the create call took %.2f s",
-                            bound, ratio, ratio < 1.10 ? "met" : "NOT met", warm.creation()));
+                            "bound %.2f s, ratio %.3f (target ≤ 1.10: %s); the create call took %.2f s",
+                            bound, ratio, ratio <= TARGET_RATIO ? "met" : "NOT met", warm.creation()));
             row(
                     "overhead",
                     "CPU during that makespan: control plane, PostgreSQL, this harness (2 cores)",
@@ -233,7 +265,19 @@ final class Orchestrations extends BenchmarkPart {
             row("memory", "platform-api RSS peak during the overhead run", mib(warm.peakRss()), "");
             slotTimes(runner, jobMillis);
             makespanParts(runner, warm, jobMillis);
-            target("orchestration: makespan ÷ bound, 500 nodes, 20 slots, 200 ms jobs", ratio, "", "<=", 1.10);
+            // the worst of the measured runs: the target holds only when every one of them met it
+            double worst =
+                    measured.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            report.put(
+                    "orchestration_measured_ratios",
+                    measured.stream().map(Figures::round).toList());
+            target(
+                    "orchestration: makespan ÷ bound, 500 nodes, 20 slots, 200 ms jobs"
+                            + (measuredRuns == 1 ? "" : ", the worst of " + measuredRuns + " runs in a row"),
+                    worst,
+                    "",
+                    "<=",
+                    TARGET_RATIO);
         }
     }
 
