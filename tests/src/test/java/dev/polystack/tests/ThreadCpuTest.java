@@ -2,17 +2,12 @@ package dev.polystack.tests;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/**
- * The harness's arithmetic (per-thread CPU, the warm-up runs averaged), on readings made up for the purpose rather than
- * read from /proc.
- */
+/** The harness's per-thread CPU arithmetic, on readings made up for the purpose rather than read from /proc. */
 class ThreadCpuTest {
 
     @Test
@@ -31,21 +26,6 @@ class ThreadCpuTest {
         Map<String, Double> between =
                 Figures.threadCpuBetween(Map.of("C1 CompilerThreN", 3.0), Map.of("C1 CompilerThreN", 1.0));
         assertThat(between.get("C1 CompilerThreN")).isZero();
-    }
-
-    @Test
-    void theWarmUpRunsAveragedAreTheLaterHalfAndAtMostTheLastTen() {
-        List<Double> twelve = ratios(12);
-        assertThat(Orchestrations.averaged(twelve)).containsExactlyElementsOf(twelve.subList(6, 12));
-        List<Double> thirty = ratios(30);
-        assertThat(Orchestrations.averaged(thirty)).containsExactlyElementsOf(thirty.subList(20, 30));
-        assertThat(Orchestrations.averaged(ratios(7))).containsExactly(1.03, 1.04, 1.05, 1.06);
-        assertThat(Orchestrations.averaged(ratios(5))).as("too few to average").isEmpty();
-    }
-
-    /** Made-up ratios 1.00, 1.01, …: each run's own. */
-    private static List<Double> ratios(int runs) {
-        return IntStream.range(0, runs).mapToObj(i -> 1.0 + i / 100.0).toList();
     }
 
     @Test
